@@ -1,0 +1,30 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "LuaHost",
+  products: [
+    .library(name: "Lua", targets: ["Lua"]),
+    .library(name: "ViewTree", targets: ["ViewTree"]),
+    .executable(name: "luahost", targets: ["luahost"]),
+  ],
+  targets: [
+    // Debian's liblua5.4 (Lua 5.4.4), found through pkg-config.
+    .systemLibrary(
+      name: "CLua",
+      pkgConfig: "lua5.4",
+      providers: [.apt(["liblua5.4-dev"])]
+    ),
+    // The few things that must happen in C: trampolines, protected calls, the allocator.
+    .target(name: "CLuaShim", dependencies: ["CLua"]),
+    .target(name: "Lua", dependencies: ["CLua", "CLuaShim"]),
+    .target(name: "ViewTree"),
+    .target(name: "CSystem"),
+    .target(name: "LuaHost", dependencies: ["Lua", "CSystem"]),
+    .executableTarget(name: "luahost", dependencies: ["LuaHost"]),
+    .testTarget(name: "LuaTests", dependencies: ["Lua"]),
+    .testTarget(name: "LuaHostTests", dependencies: ["LuaHost"]),
+    .testTarget(name: "ViewTreeTests", dependencies: ["ViewTree"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

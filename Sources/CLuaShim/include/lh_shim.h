@@ -1,0 +1,115 @@
+// lh_shim.h: the part of LuaHost that has to be written in C.
+//
+// Why C at all: lua_error() and every API call that can raise unwind with longjmp.
+// A longjmp must never cross a Swift frame, so:
+//   * Swift closures called by Lua run under lh_trampoline, return a status, and the
+//     trampoline raises once the Swift frames are gone;
+//   * every call from Swift that can raise (calls, metamethods) runs under lh_pcall or
+//     one of the lh_p* wrappers, which turn a raise into a status code;
+//   * the limiting allocator never fails while Swift code is on the stack (see
+//     lh_state.enforce), so plain pushes from Swift cannot raise a memory error.
+//
+// Names: lh_ prefix. Stack effects are given as [-pops, +pushes].
+#ifndef LH_SHIM_H
+#define LH_SHIM_H
+
+#include <lua.h>
+#include <lauxlib.h>
+#include <lualib.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/// Status returned by lh_pcall when the stack could not grow for the message handler.
+#define LH_ERRSTACK 100
+
+/// Maximum frames recorded per traceback: the first LH_HEADFRAMES and the last LH_TAILFRAMES.
+#define LH_HEADFRAMES 10
+#define LH_TAILFRAMES 11
+
+/// One recorded call frame.
+typedef struct lh_frame {
+  int level;
+  int currentline;
+  int linedefined;
+  char what[8];        /* "Lua", "C", "main" */
+  char namewhat[16];   /* "global", "local", "method", "field", "upvalue", "" */
+  char name[64];
+  char source[LUA_IDSIZE];
+} lh_frame;
+
+/// Frames recorded by the message handler; heap-allocated, freed with lh_trace_free.
+typedef struct lh_trace {
+  int count;       /* frames recorded */
+  int total;       /* levels on the stack when the error happened */
+  lh_frame frames[LH_HEADFRAMES + LH_TAILFRAMES];
+} lh_trace;
+
+/// Per-state data; each lua_State (and every coroutine) points at it from its extra space.
+typedef struct lh_state {
+  size_t used;        /* bytes allocated by Lua right now */
+  size_t peak;        /* most bytes ever allocated */
+  size_t limit;       /* SIZE_MAX: no limit */
+  int enforce;        /* limit applies only while set: inside lh_pcall and lh_p* */
+  lh_trace *pending;  /* recorded by the message handler of the innermost lh_pcall */
+  lh_trace *last;     /* trace of the last failed lh_pcall, until lh_take_trace */
+} lh_state;
+
+/// Creates a state with the limiting allocator. NULL when out of memory.
+lua_State *lh_newstate(size_t limit);
+/// Closes a state made by lh_newstate and frees its lh_state.
+void lh_close(lua_State *L);
+/// The per-state data of L (or of the state L is a coroutine of).
+lh_state *lh_getstate(lua_State *L);
+/// Takes ownership of the trace of the last failed lh_pcall (NULL if none).
+lh_trace *lh_take_trace(lua_State *L);
+void lh_trace_free(lh_trace *t);
+
+/// Calls the function below nargs arguments, like lua_pcall, with a message handler that
+/// records the frames cheaply (no luaL_traceback). [-(nargs+1), +(nresults|1)]. Never raises.
+int lh_pcall(lua_State *L, int nargs, int nresults);
+/// Loads a chunk (mode "t", "b" or "bt"), with the memory limit enforced. [-0, +1]. Never raises.
+int lh_load(lua_State *L, const char *buf, size_t len, const char *chunkname, const char *mode);
+/// Opens the libraries named by the LH_LIB_* bits. [-0, +0|1 error]. Never raises.
+int lh_openlibs(lua_State *L, unsigned mask);
+
+enum {
+  LH_LIB_BASE = 1 << 0, LH_LIB_PACKAGE = 1 << 1, LH_LIB_COROUTINE = 1 << 2,
+  LH_LIB_TABLE = 1 << 3, LH_LIB_IO = 1 << 4, LH_LIB_OS = 1 << 5, LH_LIB_STRING = 1 << 6,
+  LH_LIB_MATH = 1 << 7, LH_LIB_UTF8 = 1 << 8, LH_LIB_DEBUG = 1 << 9
+};
+
+/// "Lua 5.4.4  Copyright (C) 1994-2022 Lua.org, PUC-Rio" (string macros do not reach Swift).
+const char *lh_copyright(void);
+/// Turns warnings on or off, as `-W` and `warn("@on")` do. [-0,+0]
+void lh_setwarnings(lua_State *L, int on);
+
+/// Runs a full garbage collection (lua_gc is variadic, which Swift cannot call). [-0,+0]
+void lh_collectgarbage(lua_State *L);
+
+/// Protected metamethod-aware operations: each returns a Lua status; on error the error
+/// value is on top instead of the result.
+int lh_pgettable(lua_State *L, int idx);        /* [-1 key, +1 value] */
+int lh_psettable(lua_State *L, int idx);        /* [-2 key value, +0] */
+int lh_pcompare(lua_State *L, int a, int b, int op, int *result); /* [-0, +0|1 error] */
+int lh_ptostring(lua_State *L, int idx);        /* [-0, +1 string] (luaL_tolstring) */
+int lh_plen(lua_State *L, int idx);             /* [-0, +1 length] */
+int lh_pconcat(lua_State *L, int n);            /* [-n, +1] */
+
+/// Pushes a C closure that calls lh_swift_dispatch(L, box) each time Lua calls it.
+/// `box` is released through lh_swift_release when Lua collects the closure. [-0, +1].
+void lh_pushswiftfunction(lua_State *L, void *box);
+/// Pushes a full userdata holding `box`, with the metatable at mtindex. [-0, +1].
+void lh_pushobject(lua_State *L, void *box, int mtindex);
+/// Makes the table at idx an object metatable: sets __gc to release the box and marks it. [-0,+0].
+void lh_markobjectmetatable(lua_State *L, int idx);
+/// The box of an object userdata made by lh_pushobject, or NULL for any other value.
+void *lh_toobject(lua_State *L, int idx);
+
+/* Implemented in Swift (module Lua, @_cdecl). */
+/// Runs the Swift closure in box with the arguments on L's stack. Returns the number of
+/// results pushed, or -1 with an error value pushed, which the trampoline raises.
+extern int lh_swift_dispatch(lua_State *L, void *box);
+/// Releases a box retained for Lua.
+extern void lh_swift_release(void *box);
+
+#endif

@@ -1,0 +1,327 @@
+// lh_shim.c: see lh_shim.h for why each piece has to be C.
+#include "lh_shim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Registry keys reserved by LuaHost (light userdata addresses, so no string interning). */
+static const char lh_callback_mt_key = 0;  /* metatable of Swift closure boxes */
+static const char lh_object_marker = 0;    /* rawget(mt, &marker) == true on object metatables */
+
+/* ---- Per-state data and the limiting allocator ---- */
+
+lh_state *lh_getstate(lua_State *L) { return *(lh_state **)lua_getextraspace(L); }
+
+/* The limit applies only while S->enforce is set, i.e. inside a protected call, so an
+ * allocation made while Swift frames are on the C stack never fails (short of the OS
+ * refusing memory) and can never raise through Swift. */
+static void *lh_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  lh_state *S = ud;
+  size_t old = ptr ? osize : 0;
+  if (nsize == 0) {
+    free(ptr);
+    S->used -= old;
+    return NULL;
+  }
+  if (nsize > old && S->enforce && nsize - old > S->limit - S->used) return NULL;
+  void *p = realloc(ptr, nsize);
+  if (p == NULL) return NULL;
+  S->used = S->used - old + nsize;
+  if (S->used > S->peak) S->peak = S->used;
+  return p;
+}
+
+/* Only reached if something raised outside protection: that is a LuaHost bug. */
+static int lh_panic(lua_State *L) {
+  const char *msg = lua_tostring(L, -1);
+  fprintf(stderr, "luahost: unprotected Lua error (LuaHost bug): %s\n", msg ? msg : "?");
+  abort();
+}
+
+lua_State *lh_newstate(size_t limit) {
+  lh_state *S = calloc(1, sizeof *S);
+  if (S == NULL) return NULL;
+  S->limit = limit;
+  lua_State *L = lua_newstate(lh_alloc, S);
+  if (L == NULL) {
+    free(S);
+    return NULL;
+  }
+  *(lh_state **)lua_getextraspace(L) = S; /* coroutines inherit a copy of this pointer */
+  lua_atpanic(L, lh_panic);
+  return L;
+}
+
+void lh_close(lua_State *L) {
+  lh_state *S = lh_getstate(L);
+  lua_close(L);
+  lh_trace_free(S->pending);
+  lh_trace_free(S->last);
+  free(S);
+}
+
+/* ---- Tracebacks recorded cheaply ---- */
+
+void lh_trace_free(lh_trace *t) { free(t); }
+
+lh_trace *lh_take_trace(lua_State *L) {
+  lh_state *S = lh_getstate(L);
+  lh_trace *t = S->last;
+  S->last = NULL;
+  return t;
+}
+
+static void lh_copy(char *dst, size_t cap, const char *src) {
+  if (src == NULL) src = "";
+  size_t n = strlen(src);
+  if (n >= cap) n = cap - 1;
+  memcpy(dst, src, n);
+  dst[n] = '\0';
+}
+
+static void lh_record(lua_State *L, lua_Debug *ar, int level, lh_frame *f) {
+  lua_getinfo(L, "Sln", ar);
+  f->level = level;
+  f->currentline = ar->currentline;
+  f->linedefined = ar->linedefined;
+  lh_copy(f->what, sizeof f->what, ar->what);
+  lh_copy(f->namewhat, sizeof f->namewhat, ar->namewhat);
+  lh_copy(f->name, sizeof f->name, ar->name);
+  lh_copy(f->source, sizeof f->source, ar->short_src);
+}
+
+/* Number of levels on the stack: exponential then binary search, as lua_getstack is O(level). */
+static int lh_depth(lua_State *L) {
+  lua_Debug ar;
+  int lo = 1, hi = 1;
+  while (lua_getstack(L, hi, &ar)) {
+    lo = hi;
+    hi *= 2;
+  }
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (lua_getstack(L, mid, &ar)) lo = mid + 1; else hi = mid;
+  }
+  return lo; /* levels 1..lo-1 exist, plus level 0 */
+}
+
+/* Message handler: records frames (C malloc, never a Lua allocation, never raises) and
+ * returns the error value unchanged, so the original value reaches Swift. */
+static int lh_msgh(lua_State *L) {
+  lh_state *S = lh_getstate(L);
+  lh_trace *t = malloc(sizeof *t);
+  if (t != NULL) {
+    lua_Debug ar;
+    int total = lh_depth(L) - 1;
+    t->total = total;
+    t->count = 0;
+    for (int level = 1; level <= total; level++) {
+      if (level > LH_HEADFRAMES && level <= total - LH_TAILFRAMES) level = total - LH_TAILFRAMES + 1;
+      if (!lua_getstack(L, level, &ar)) break;
+      lh_record(L, &ar, level, &t->frames[t->count++]);
+    }
+  }
+  lh_trace_free(S->pending);
+  S->pending = t;
+  return 1;
+}
+
+/* ---- Protected calls ---- */
+
+int lh_pcall(lua_State *L, int nargs, int nresults) {
+  if (!lua_checkstack(L, 1)) return LH_ERRSTACK;
+  lh_state *S = lh_getstate(L);
+  int base = lua_gettop(L) - nargs; /* the function */
+  lua_pushcfunction(L, lh_msgh);
+  lua_insert(L, base);
+  lh_trace *outer = S->pending;
+  S->pending = NULL;
+  int enforce = S->enforce;
+  S->enforce = 1;
+  int status = lua_pcall(L, nargs, nresults, base);
+  S->enforce = enforce;
+  lua_remove(L, base);
+  if (status != LUA_OK) {
+    lh_trace_free(S->last);
+    S->last = S->pending;
+  } else {
+    lh_trace_free(S->pending);
+  }
+  S->pending = outer;
+  return status;
+}
+
+int lh_load(lua_State *L, const char *buf, size_t len, const char *chunkname, const char *mode) {
+  lh_state *S = lh_getstate(L);
+  int enforce = S->enforce;
+  S->enforce = 1;
+  int status = luaL_loadbufferx(L, buf, len, chunkname, mode); /* lua_load is protected */
+  S->enforce = enforce;
+  return status;
+}
+
+static int lh_openlibs_k(lua_State *L) {
+  static const struct { unsigned bit; const char *name; lua_CFunction open; } libs[] = {
+    {LH_LIB_BASE, LUA_GNAME, luaopen_base},       {LH_LIB_PACKAGE, LUA_LOADLIBNAME, luaopen_package},
+    {LH_LIB_COROUTINE, LUA_COLIBNAME, luaopen_coroutine}, {LH_LIB_TABLE, LUA_TABLIBNAME, luaopen_table},
+    {LH_LIB_IO, LUA_IOLIBNAME, luaopen_io},       {LH_LIB_OS, LUA_OSLIBNAME, luaopen_os},
+    {LH_LIB_STRING, LUA_STRLIBNAME, luaopen_string}, {LH_LIB_MATH, LUA_MATHLIBNAME, luaopen_math},
+    {LH_LIB_UTF8, LUA_UTF8LIBNAME, luaopen_utf8}, {LH_LIB_DEBUG, LUA_DBLIBNAME, luaopen_debug},
+  };
+  unsigned mask = (unsigned)lua_tointeger(L, 1);
+  for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
+    if (mask & libs[i].bit) {
+      luaL_requiref(L, libs[i].name, libs[i].open, 1);
+      lua_pop(L, 1);
+    }
+  }
+  return 0;
+}
+
+int lh_openlibs(lua_State *L, unsigned mask) {
+  if (!lua_checkstack(L, 2)) return LH_ERRSTACK;
+  lua_pushcfunction(L, lh_openlibs_k);
+  lua_pushinteger(L, (lua_Integer)mask);
+  return lh_pcall(L, 1, 0);
+}
+
+const char *lh_copyright(void) { return LUA_COPYRIGHT; }
+
+void lh_setwarnings(lua_State *L, int on) { lua_warning(L, on ? "@on" : "@off", 0); }
+
+void lh_collectgarbage(lua_State *L) { lua_gc(L, LUA_GCCOLLECT); }
+
+/* Each lh_p* wrapper runs one raising API call as a light C function under lh_pcall. */
+static int lh_gettable_k(lua_State *L) { lua_gettable(L, 1); return 1; }
+static int lh_settable_k(lua_State *L) { lua_settable(L, 1); return 0; }
+static int lh_compare_k(lua_State *L) {
+  lua_pushboolean(L, lua_compare(L, 1, 2, (int)lua_tointeger(L, 3)));
+  return 1;
+}
+static int lh_tostring_k(lua_State *L) { luaL_tolstring(L, 1, NULL); return 1; }
+static int lh_len_k(lua_State *L) { lua_len(L, 1); return 1; }
+static int lh_concat_k(lua_State *L) { lua_concat(L, lua_gettop(L)); return 1; }
+
+/* Pushes f and a copy of the value at idx, then moves the n values that were on top above
+ * them: ... v1..vn -> ... f t v1..vn. */
+static int lh_prepare(lua_State *L, lua_CFunction f, int idx, int n) {
+  if (!lua_checkstack(L, 3)) return 0;
+  idx = lua_absindex(L, idx);
+  lua_pushcfunction(L, f);
+  lua_pushvalue(L, idx);
+  lua_rotate(L, -(n + 2), 2);
+  return 1;
+}
+
+int lh_pgettable(lua_State *L, int idx) {
+  if (!lh_prepare(L, lh_gettable_k, idx, 1)) return LH_ERRSTACK;
+  return lh_pcall(L, 2, 1);
+}
+
+int lh_psettable(lua_State *L, int idx) {
+  if (!lh_prepare(L, lh_settable_k, idx, 2)) return LH_ERRSTACK;
+  return lh_pcall(L, 3, 0);
+}
+
+int lh_pcompare(lua_State *L, int a, int b, int op, int *result) {
+  if (!lua_checkstack(L, 4)) return LH_ERRSTACK;
+  a = lua_absindex(L, a);
+  b = lua_absindex(L, b);
+  lua_pushcfunction(L, lh_compare_k);
+  lua_pushvalue(L, a);
+  lua_pushvalue(L, b);
+  lua_pushinteger(L, op);
+  int status = lh_pcall(L, 3, 1);
+  if (status == LUA_OK) {
+    *result = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+  }
+  return status;
+}
+
+int lh_ptostring(lua_State *L, int idx) {
+  if (!lh_prepare(L, lh_tostring_k, idx, 0)) return LH_ERRSTACK;
+  return lh_pcall(L, 1, 1);
+}
+
+int lh_plen(lua_State *L, int idx) {
+  if (!lh_prepare(L, lh_len_k, idx, 0)) return LH_ERRSTACK;
+  return lh_pcall(L, 1, 1);
+}
+
+int lh_pconcat(lua_State *L, int n) {
+  if (!lua_checkstack(L, 2)) return LH_ERRSTACK;
+  lua_pushcfunction(L, lh_concat_k);
+  lua_insert(L, -(n + 1));
+  return lh_pcall(L, n, 1);
+}
+
+/* ---- Swift closures and objects ---- */
+
+/* __gc of a box userdata: hand the box back to Swift exactly once. */
+static int lh_box_gc(lua_State *L) {
+  void **slot = lua_touserdata(L, 1);
+  if (slot != NULL && *slot != NULL) {
+    void *box = *slot;
+    *slot = NULL;
+    lh_swift_release(box);
+  }
+  return 0;
+}
+
+/* The only place a Swift closure's failure becomes a Lua error: lh_swift_dispatch has
+ * returned, so no Swift frame is left between here and the enclosing pcall. */
+static int lh_trampoline(lua_State *L) {
+  void **slot = lua_touserdata(L, lua_upvalueindex(1));
+  lh_state *S = lh_getstate(L);
+  int enforce = S->enforce;
+  S->enforce = 0;
+  int n = lh_swift_dispatch(L, *slot);
+  S->enforce = enforce;
+  if (n < 0) return lua_error(L);
+  return n;
+}
+
+void lh_pushswiftfunction(lua_State *L, void *box) {
+  /* The caller has made room for 3 slots (lua_checkstack), so nothing here but memory can raise,
+   * and the allocator does not fail while Swift is on the stack. */
+  void **slot = lua_newuserdatauv(L, sizeof(void *), 0);
+  *slot = box;
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lh_callback_mt_key) == LUA_TNIL) {
+    lua_pop(L, 1);
+    lua_createtable(L, 0, 2);
+    lua_pushcfunction(L, lh_box_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &lh_callback_mt_key);
+  }
+  lua_setmetatable(L, -2);
+  lua_pushcclosure(L, lh_trampoline, 1);
+}
+
+void lh_markobjectmetatable(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  lua_pushcfunction(L, lh_box_gc);
+  lua_setfield(L, idx, "__gc");
+  lua_pushboolean(L, 1);
+  lua_rawsetp(L, idx, &lh_object_marker);
+}
+
+void lh_pushobject(lua_State *L, void *box, int mtindex) {
+  mtindex = lua_absindex(L, mtindex);
+  void **slot = lua_newuserdatauv(L, sizeof(void *), 0);
+  *slot = box;
+  lua_pushvalue(L, mtindex);
+  lua_setmetatable(L, -2);
+}
+
+void *lh_toobject(lua_State *L, int idx) {
+  if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return NULL;
+  int marked = lua_rawgetp(L, -1, &lh_object_marker) == LUA_TBOOLEAN;
+  lua_pop(L, 2);
+  if (!marked) return NULL;
+  return *(void **)lua_touserdata(L, idx);
+}

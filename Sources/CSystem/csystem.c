@@ -1,0 +1,4 @@
+#include "csystem.h"
+
+FILE *cs_stdout(void) { return stdout; }
+FILE *cs_stderr(void) { return stderr; }

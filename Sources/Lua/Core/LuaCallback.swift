@@ -1,0 +1,64 @@
+import CLua
+import CLuaShim
+
+/// A Swift closure that Lua can call, retained by the Lua closure that wraps it.
+///
+/// `body` reads its arguments from the stack (1…argc), pushes its results and returns
+/// how many; it throws instead of raising. `lh_swift_dispatch` turns a throw into an
+/// error value that the C trampoline raises after this frame is gone.
+final class LuaCallback {
+  typealias Body = (LuaStack, Int32) throws -> Int32
+  unowned(unsafe) let core: LuaCore
+  let body: Body
+
+  init(core: LuaCore, body: @escaping Body) {
+    self.core = core
+    self.body = body
+  }
+
+  /// Wraps a closure over `[LuaValue]`.
+  convenience init(core: LuaCore, values: @escaping ([LuaValue]) throws -> [LuaValue]) {
+    self.init(core: core) { stack, argc in
+      var arguments: [LuaValue] = []
+      arguments.reserveCapacity(Int(argc))
+      if argc > 0 { for i in 1...argc { arguments.append(stack.value(at: i)) } }
+      let results = try values(arguments)
+      return try stack.push(results: results)
+    }
+  }
+}
+
+extension LuaStack {
+  /// Pushes results for return to Lua. [-0, +count]
+  func push(results: [LuaValue]) throws -> Int32 {
+    try reserve(results.count)
+    for value in results { try push(value) }
+    return Int32(results.count)
+  }
+}
+
+/// Called by the C trampoline (`lh_trampoline`) each time Lua calls a Swift closure.
+/// Catches everything: a Swift error becomes an error value on the stack and -1.
+@_cdecl("lh_swift_dispatch")
+func luaSwiftDispatch(_ L: OpaquePointer?, _ box: UnsafeMutableRawPointer?) -> Int32 {
+  guard let L, let box else { return 0 }
+  let callback = Unmanaged<LuaCallback>.fromOpaque(box).takeUnretainedValue()
+  let core = callback.core
+  let outer = core.current
+  core.current = L
+  defer { core.current = outer }
+  let stack = LuaStack(L, core)
+  do {
+    return try callback.body(stack, stack.top)
+  } catch {
+    stack.pushError(error)
+    return -1
+  }
+}
+
+/// Called from `__gc` of a box userdata: Lua no longer references the Swift object.
+@_cdecl("lh_swift_release")
+func luaSwiftRelease(_ box: UnsafeMutableRawPointer?) {
+  guard let box else { return }
+  Unmanaged<AnyObject>.fromOpaque(box).release()
+}

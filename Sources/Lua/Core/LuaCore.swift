@@ -1,0 +1,88 @@
+import CLua
+import CLuaShim
+import Synchronization
+
+/// The single owner of a raw `lua_State` pointer.
+///
+/// Invariants:
+/// - `main` is non-nil until `close()`, which runs exactly once.
+/// - Swift code only touches the stack of `current`: the thread that is running right now
+///   (the main thread, or the coroutine whose call reached a Swift closure).
+/// - Registry references dropped on any thread are queued in `releases` and freed on the
+///   state's own thread at the next operation, so dropping a value is always safe.
+final class LuaCore {
+  /// The main thread; nil once closed.
+  private(set) var main: OpaquePointer?
+  /// The thread Swift code must use for stack operations.
+  var current: OpaquePointer?
+  /// Metatables of Swift classes exposed as userdata, as registry references.
+  var objectMetatables: [ObjectIdentifier: Int32] = [:]
+  /// Names of those classes, for error messages.
+  var objectTypeNames: [ObjectIdentifier: String] = [:]
+
+  private let releases = Mutex<[Int32]>([])
+  private let hasReleases = Atomic<Bool>(false)
+
+  /// Creates a state; nil when even that allocation fails.
+  init?(memoryLimit: Int?) {
+    let limit = memoryLimit.map { size_t(max($0, 0)) } ?? size_t.max
+    guard let L = lh_newstate(limit) else { return nil }
+    main = L
+    current = L
+  }
+
+  deinit { close() }
+
+  /// Closes the state: runs pending `__close`/`__gc` work and releases every Swift box.
+  func close() {
+    guard let L = main else { return }
+    main = nil
+    current = nil
+    lh_close(L)
+  }
+
+  var isClosed: Bool { main == nil }
+
+  /// The thread to use, or a `usage` error once closed.
+  @inline(__always)
+  func thread() throws -> OpaquePointer {
+    guard let L = current else { throw LuaError(usage: "the Lua state is closed") }
+    if hasReleases.load(ordering: .relaxed) { drainReleases(L) }
+    return L
+  }
+
+  /// Queues a registry slot for release; callable from any thread.
+  func release(_ ref: Int32) {
+    releases.withLock { $0.append(ref) }
+    hasReleases.store(true, ordering: .releasing)
+  }
+
+  private func drainReleases(_ L: OpaquePointer) {
+    let refs = releases.withLock { refs -> [Int32] in
+      let taken = refs
+      refs.removeAll(keepingCapacity: true)
+      return taken
+    }
+    hasReleases.store(false, ordering: .relaxed)
+    for ref in refs { luaL_unref(L, registryIndex, ref) }
+  }
+
+  /// Bytes Lua has allocated right now.
+  var memoryInUse: Int {
+    guard let L = main else { return 0 }
+    return Int(lh_getstate(L).pointee.used)
+  }
+
+  /// The memory limit in bytes, or nil for none.
+  var memoryLimit: Int? {
+    get {
+      guard let L = main else { return nil }
+      let limit = lh_getstate(L).pointee.limit
+      return limit == size_t.max ? nil : Int(limit)
+    }
+    set {
+      guard let L = main else { return }
+      lh_getstate(L).pointee.limit = newValue.map { size_t(max($0, 0)) } ?? size_t.max
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import CLua
+import CLuaShim
+
+extension LuaStack {
+  /// The Swift object held by the userdata at `index`, or nil for any other value
+  /// (including userdata that LuaHost did not make). [-0, +0]
+  func object(at index: Int32) -> AnyObject? {
+    guard lua_type(L, index) == LUA_TUSERDATA, (try? reserve(2)) != nil,
+      let box = lh_toobject(L, index)
+    else { return nil }
+    return Unmanaged<AnyObject>.fromOpaque(box).takeUnretainedValue()
+  }
+
+  /// Pushes `object` as a userdata with its type's metatable, registering a default
+  /// metatable for types never registered. [-0, +1]
+  func pushObject(_ object: AnyObject) throws {
+    try reserve(8)
+    let id = ObjectIdentifier(type(of: object))
+    let metatable = core.objectMetatables[id] ?? registerDefaultMetatable(for: object)
+    lua_rawgeti(L, registryIndex, lua_Integer(metatable))
+    lh_pushobject(L, Unmanaged.passRetained(object).toOpaque(), -1)
+    lua_rotate(L, -2, 1)  // ... ud mt
+    pop()
+  }
+
+  /// Stores the metatable on top as the one for `type`. [-1, +0]
+  func setMetatable(forType id: ObjectIdentifier, name: String) {
+    lh_markobjectmetatable(L, -1)
+    if let old = core.objectMetatables[id] { luaL_unref(L, registryIndex, old) }
+    core.objectMetatables[id] = luaL_ref(L, registryIndex)
+    core.objectTypeNames[id] = name
+  }
+
+  /// Sets field `name` of the table on top to the value on top. [-1, +0]
+  func setField(_ name: String) { lua_setfield(L, -2, name) }
+
+  private func registerDefaultMetatable(for object: AnyObject) -> Int32 {
+    let id = ObjectIdentifier(type(of: object))
+    let name = object is SwiftErrorBox ? "SwiftError" : String(describing: type(of: object))
+    lua_createtable(L, 0, 4)
+    push(name)
+    setField("__name")
+    push(name)
+    setField("__metatable")
+    let tostring = LuaCallback(core: core) { stack, _ in
+      let held = stack.object(at: 1)
+      if let box = held as? SwiftErrorBox {
+        stack.push(String(describing: box.error))
+      } else {
+        stack.push("\(name): \(lua_topointer(stack.L, 1).map { "\($0)" } ?? "?")")
+      }
+      return 1
+    }
+    lh_pushswiftfunction(L, Unmanaged.passRetained(tostring).toOpaque())
+    setField("__tostring")
+    setMetatable(forType: id, name: name)
+    return core.objectMetatables[id]!
+  }
+}

@@ -1,0 +1,134 @@
+import CLua
+import CLuaShim
+
+/// `LUA_REGISTRYINDEX`, which Swift cannot import (it is a computed macro).
+let registryIndex: Int32 = -1_000_000 - 1000
+
+/// Stack operations on one Lua thread, with the state's core.
+///
+/// Every method states its stack effect as [-popped, +pushed]. None of them raises: the
+/// ones that could (metamethods) go through the shim's `lh_p*` wrappers, and allocations
+/// cannot fail while Swift runs (see `lh_alloc`). The caller makes room with ``reserve(_:)``.
+struct LuaStack {
+  let L: OpaquePointer
+  unowned(unsafe) let core: LuaCore
+
+  init(_ L: OpaquePointer, _ core: LuaCore) {
+    self.L = L
+    self.core = core
+  }
+
+  /// The stack of the state's running thread. Throws when the state is closed.
+  init(_ core: LuaCore) throws {
+    self.init(try core.thread(), core)
+  }
+
+  var top: Int32 { lua_gettop(L) }
+
+  /// [-n, +0]
+  func pop(_ n: Int32 = 1) { lua_settop(L, -n - 1) }
+
+  /// Makes room for `n` more values. [-0, +0]
+  func reserve(_ n: Int) throws {
+    guard n <= Int(Int32.max), lua_checkstack(L, Int32(n)) != 0 else {
+      throw LuaError(usage: "stack overflow: cannot make room for \(n) Lua values")
+    }
+  }
+
+  // MARK: Reading
+
+  /// The value at `index`, without calling metamethods. [-0, +0]
+  func value(at index: Int32) -> LuaValue {
+    switch lua_type(L, index) {
+    case LUA_TBOOLEAN: return .boolean(lua_toboolean(L, index) != 0)
+    case LUA_TNUMBER:
+      if lua_isinteger(L, index) != 0 { return .integer(lua_tointegerx(L, index, nil)) }
+      return .number(lua_tonumberx(L, index, nil))
+    case LUA_TSTRING: return .string(string(at: index))
+    case LUA_TTABLE: return .table(LuaTable(reference(at: index)))
+    case LUA_TFUNCTION: return .function(LuaFunction(reference(at: index)))
+    case LUA_TUSERDATA: return .userdata(LuaUserdata(reference(at: index)))
+    case LUA_TTHREAD: return .thread(LuaThread(reference(at: index)))
+    case LUA_TLIGHTUSERDATA: return .lightUserdata(lua_touserdata(L, index))
+    default: return .nil
+    }
+  }
+
+  /// The bytes of the string at `index`; the value must be a string (no number conversion).
+  func string(at index: Int32) -> LuaString {
+    var length = 0
+    guard let chars = lua_tolstring(L, index, &length) else { return LuaString(bytes: []) }
+    return LuaString(bytes: UnsafeRawBufferPointer(start: chars, count: length))
+  }
+
+  /// A registry reference to the value at `index`. [-0, +0]
+  func reference(at index: Int32) -> LuaReference {
+    let identity = lua_topointer(L, index)
+    lua_pushvalue(L, index)
+    let ref = luaL_ref(L, registryIndex)
+    return LuaReference(core: core, ref: ref, identity: identity)
+  }
+
+  // MARK: Pushing
+
+  /// Pushes `value`. [-0, +1] Throws when a reference belongs to another state.
+  func push(_ value: LuaValue) throws {
+    switch value {
+    case .nil: lua_pushnil(L)
+    case .boolean(let b): lua_pushboolean(L, b ? 1 : 0)
+    case .integer(let i): lua_pushinteger(L, i)
+    case .number(let d): lua_pushnumber(L, d)
+    case .string(let s): push(s)
+    case .lightUserdata(let p): lua_pushlightuserdata(L, p)
+    case .table(let t): try push(t.reference)
+    case .function(let f): try push(f.reference)
+    case .userdata(let u): try push(u.reference)
+    case .thread(let t): try push(t.reference)
+    }
+  }
+
+  /// [-0, +1]
+  func push(_ string: LuaString) {
+    string.bytes.withUnsafeBufferPointer { buffer in
+      _ = lua_pushlstring(L, buffer.baseAddress.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(bitPattern: 1), buffer.count)
+    }
+  }
+
+  /// [-0, +1]
+  func push(_ string: String) {
+    var string = string
+    string.withUTF8 { buffer in
+      _ = lua_pushlstring(L, buffer.baseAddress.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(bitPattern: 1), buffer.count)
+    }
+  }
+
+  /// [-0, +1]
+  func push(_ reference: LuaReference) throws {
+    guard reference.core === core else {
+      throw LuaError(usage: "a Lua value was used with a state it does not belong to")
+    }
+    lua_rawgeti(L, registryIndex, lua_Integer(reference.ref))
+  }
+
+  /// Pushes a Lua function that runs `callback`. [-0, +1]
+  func push(_ callback: LuaCallback) throws {
+    try reserve(3)
+    lh_pushswiftfunction(L, Unmanaged.passRetained(callback).toOpaque())
+  }
+
+  // MARK: Protected operations
+
+  /// Calls the function below `arguments` values and returns how many results it pushed.
+  /// [-(arguments+1), +results] On error, pops the function and arguments and throws.
+  func call(arguments: Int32, results: Int32 = LUA_MULTRET) throws -> Int32 {
+    let base = top - arguments - 1
+    let status = lh_pcall(L, arguments, results)
+    guard status == LUA_OK else { throw popError(status: status) }
+    return top - base
+  }
+
+  /// Throws the error of a failed protected operation. [-1 or -0 for LH_ERRSTACK, +0]
+  func check(_ status: Int32) throws {
+    if status != LUA_OK { throw popError(status: status) }
+  }
+}

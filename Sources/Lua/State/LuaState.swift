@@ -1,0 +1,121 @@
+import CLua
+import CLuaShim
+
+/// A Lua 5.4 state: the entry point of the binding.
+///
+/// A `LuaState` owns its `lua_State` and closes it exactly once, on ``close()`` or when
+/// the object is released. Values taken out of it (tables, functions…) keep working until
+/// then, and throw a `usage` ``LuaError`` afterwards. A state is confined to one thread at
+/// a time; it is not `Sendable`.
+///
+/// Swift closures registered with a state receive their arguments and need not capture
+/// the state; a closure that captures it strongly keeps it alive until ``close()``.
+public final class LuaState {
+  let core: LuaCore
+
+  /// Creates a state with the given standard libraries.
+  /// - Parameters:
+  ///   - libraries: the standard libraries to open; ``LuaLibraries/all`` by default.
+  ///   - memoryLimit: the most bytes Lua may allocate, or nil for no limit. Reaching it
+  ///     raises a catchable memory error inside Lua; it never aborts the process.
+  /// - Throws: ``LuaError`` of kind `memory` when the state cannot be created.
+  public init(libraries: LuaLibraries = .all, memoryLimit: Int? = nil) throws {
+    guard let core = LuaCore(memoryLimit: nil) else {
+      throw LuaError(kind: .memory, message: "not enough memory to create a Lua state")
+    }
+    self.core = core
+    let stack = try LuaStack(core)
+    try stack.check(lh_openlibs(stack.L, libraries.rawValue))
+    core.memoryLimit = memoryLimit
+  }
+
+  deinit { core.close() }
+
+  /// Closes the state, running pending `__gc` and `__close` handlers. Safe to call twice.
+  public func close() { core.close() }
+
+  /// Whether ``close()`` has run.
+  public var isClosed: Bool { core.isClosed }
+
+  /// The global table `_G`.
+  /// - Throws: `usage` when the state is closed.
+  public func globals() throws -> LuaTable {
+    let stack = try LuaStack(core)
+    lua_rawgeti(stack.L, registryIndex, lua_Integer(LUA_RIDX_GLOBALS))
+    defer { stack.pop() }
+    return LuaTable(stack.reference(at: -1))
+  }
+
+  /// Bytes currently allocated by Lua.
+  public var memoryInUse: Int { core.memoryInUse }
+
+  /// The memory limit in bytes, or nil for none. Applies to allocations made by Lua code.
+  public var memoryLimit: Int? {
+    get { core.memoryLimit }
+    set { core.memoryLimit = newValue }
+  }
+
+  /// Runs a full garbage collection.
+  public func collectGarbage() {
+    guard let stack = try? LuaStack(core) else { return }
+    lh_collectgarbage(stack.L)
+  }
+
+  /// The number of values on the running thread's stack (for balance checks in tests).
+  public var stackTop: Int { (try? LuaStack(core)).map { Int($0.top) } ?? 0 }
+
+  // MARK: Making values
+
+  /// A new empty table.
+  /// - Throws: `usage` when the state is closed.
+  public func makeTable(arrayCapacity: Int = 0, fieldCapacity: Int = 0) throws -> LuaTable {
+    let stack = try LuaStack(core)
+    try stack.reserve(1)
+    lua_createtable(stack.L, Int32(clamping: arrayCapacity), Int32(clamping: fieldCapacity))
+    defer { stack.pop() }
+    return LuaTable(stack.reference(at: -1))
+  }
+
+  /// A Lua function that runs `body`. A Swift error thrown by `body` becomes a Lua error
+  /// that `pcall` can catch and that comes back to a Swift caller as itself.
+  /// - Throws: `usage` when the state is closed.
+  public func function(_ body: @escaping ([LuaValue]) throws -> [LuaValue]) throws -> LuaFunction {
+    let stack = try LuaStack(core)
+    try stack.push(LuaCallback(core: core, values: body))
+    defer { stack.pop() }
+    return LuaFunction(stack.reference(at: -1))
+  }
+
+  /// Sets the global `name` to a function that runs `body`.
+  /// - Throws: `usage` when the state is closed, or an error from a `__newindex` on `_G`.
+  public func register(_ name: String, _ body: @escaping ([LuaValue]) throws -> [LuaValue]) throws {
+    try globals().set(name, .function(function(body)))
+  }
+
+  /// Wraps a Swift object as a userdata, with the methods registered for its type
+  /// (see ``register(_:name:_:)``); Lua keeps the object alive while it references it.
+  /// - Throws: `usage` when the state is closed.
+  public func userdata(_ object: AnyObject) throws -> LuaValue {
+    let stack = try LuaStack(core)
+    try stack.pushObject(object)
+    defer { stack.pop() }
+    return stack.value(at: -1)
+  }
+
+  /// Converts a Swift value to a Lua value in this state.
+  /// - Throws: `usage` when the state is closed.
+  public func value(_ value: some LuaConvertible) throws -> LuaValue {
+    try value.luaValue(in: self)
+  }
+}
+
+extension LuaState {
+  /// Lua's version and copyright line, e.g. `Lua 5.4.4  Copyright (C) 1994-2022 Lua.org, PUC-Rio`.
+  public static var copyright: String { String(cString: lh_copyright()) }
+
+  /// Turns Lua warnings (`warn`) on or off; they are off by default, as in `lua`.
+  public func setWarnings(_ enabled: Bool) {
+    guard let stack = try? LuaStack(core) else { return }
+    lh_setwarnings(stack.L, enabled ? 1 : 0)
+  }
+}

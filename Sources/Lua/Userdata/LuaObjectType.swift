@@ -1,0 +1,74 @@
+/// Describes how a Swift class appears to Lua as userdata: its methods, properties and
+/// metamethods. Build one in ``LuaState/register(_:name:_:)``.
+///
+/// Methods and metamethods receive the object and the remaining arguments; a call on a
+/// value that is not an object of this type fails with a clear Lua error, never a crash.
+public struct LuaObjectType<Object: AnyObject> {
+  /// A method: the object and the arguments after `self`.
+  public typealias Method = (Object, [LuaValue]) throws -> [LuaValue]
+
+  /// The type name Lua shows (`__name`, `tostring`, error messages).
+  public let name: String
+  var methods: [String: Method] = [:]
+  var getters: [String: (Object) throws -> LuaValue] = [:]
+  var setters: [String: (Object, LuaValue) throws -> Void] = [:]
+  var metamethods: [LuaMetamethod: ([LuaValue]) throws -> [LuaValue]] = [:]
+
+  init(name: String) { self.name = name }
+
+  /// Adds a method, called as `object:name(...)`.
+  public mutating func method(_ name: String, _ body: @escaping Method) {
+    methods[name] = body
+  }
+
+  /// Adds a property, read as `object.name` and, with a setter, written as
+  /// `object.name = value`.
+  public mutating func property(
+    _ name: String, get: @escaping (Object) throws -> LuaValue,
+    set: ((Object, LuaValue) throws -> Void)? = nil
+  ) {
+    getters[name] = get
+    setters[name] = set
+  }
+
+  /// Adds a metamethod. `body` receives all of Lua's operands (e.g. both sides of `+`),
+  /// which need not be objects of this type; use ``LuaUserdata/object(as:)`` to unwrap.
+  /// `__index`, `__newindex` and `__gc` are reserved for methods, properties and lifetime.
+  public mutating func metamethod(
+    _ event: LuaMetamethod, _ body: @escaping ([LuaValue]) throws -> [LuaValue]
+  ) {
+    metamethods[event] = body
+  }
+}
+
+/// A metamethod a Swift type can define for its userdata.
+public enum LuaMetamethod: String, Sendable, CaseIterable {
+  /// `a + b`
+  case add = "__add"
+  /// `a - b`
+  case sub = "__sub"
+  /// `a * b`
+  case mul = "__mul"
+  /// `a / b`
+  case div = "__div"
+  /// `a % b`
+  case mod = "__mod"
+  /// `-a`
+  case unm = "__unm"
+  /// `a .. b`
+  case concat = "__concat"
+  /// `#a`
+  case len = "__len"
+  /// `a == b`
+  case eq = "__eq"
+  /// `a < b`
+  case lt = "__lt"
+  /// `a <= b`
+  case le = "__le"
+  /// `a(...)`
+  case call = "__call"
+  /// `tostring(a)`
+  case tostring = "__tostring"
+  /// Leaving the scope of a `<close>` variable.
+  case close = "__close"
+}

@@ -1,0 +1,147 @@
+import Lua
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs `luahost`'s command line the way `lua` runs its own, and returns the exit status.
+///
+/// Exit status: 0 on success, 1 when a script fails (message and traceback on stderr),
+/// 2 on a usage error, including a script file that cannot be read.
+public struct ScriptRunner {
+  /// The program name (`arg[-n]`).
+  public var programName: String
+  /// The words after the program name.
+  public var arguments: [String]
+  /// The environment, for `LUA_INIT`.
+  public var environment: [String: String]
+  /// Whether stdin is a terminal (decides between the REPL and running stdin).
+  public var stdinIsTerminal: Bool
+
+  /// Creates a runner.
+  public init(programName: String, arguments: [String], environment: [String: String], stdinIsTerminal: Bool) {
+    self.programName = programName
+    self.arguments = arguments
+    self.environment = environment
+    self.stdinIsTerminal = stdinIsTerminal
+  }
+
+  /// The version banner.
+  public static let version = "luahost 0.1.0 (\(LuaState.copyright))"
+
+  /// The `--help` text.
+  public static let usage = """
+    usage: luahost [options] [script [args]]
+    Available options are:
+      -e stat   execute string 'stat'
+      -i        enter interactive mode after executing 'script'
+      -l mod    require library 'mod' into global 'mod'
+      -l g=mod  require library 'mod' into global 'g'
+      -v        show version information
+      -E        ignore environment variables
+      -W        turn warnings on
+      --help    show this help
+      --        stop handling options
+      -         stop handling options and execute stdin
+    Exit status: 0 success, 1 script error, 2 usage error (bad option, unreadable script).
+    """
+
+  /// Runs everything the command line asks for.
+  public func run() -> Int32 {
+    let options: CommandLineOptions
+    do {
+      options = try CommandLineOptions(parsing: arguments)
+    } catch {
+      report("\(error)\n\(Self.usage)")
+      return 2
+    }
+    if options.showHelp {
+      StandardStreams.out(Self.usage + "\n")
+      return 0
+    }
+    if options.showVersion { StandardStreams.out(Self.version + "\n") }
+    do {
+      let lua = try LuaState(libraries: .all)
+      defer { lua.close() }
+      if options.warnings { lua.setWarnings(true) }
+      try makeArgTable(in: lua, options: options)
+      if !options.ignoreEnvironment { try runInit(in: lua) }
+      for action in options.actions {
+        switch action {
+        case .execute(let code): try lua.run(code, name: "=(command line)")
+        case .require(let global, let module):
+          let require = try LuaFunction(luaValue: lua.globals().get("require"))
+          let loaded = try require.call(.string(LuaString(module))).first ?? .nil
+          try lua.globals().set(global, loaded)
+        }
+      }
+      if let script = options.script {
+        try runScript(script, in: lua, arguments: options.scriptArguments)
+      } else if options.interactive || (stdinIsTerminal && options.actions.isEmpty && !options.showVersion) {
+        if !options.interactive { StandardStreams.out(Self.version + "\n") }
+      } else if options.actions.isEmpty && !options.showVersion {
+        try runScript("-", in: lua, arguments: [])
+      }
+      if options.interactive || (options.script == nil && stdinIsTerminal && options.actions.isEmpty && !options.showVersion) {
+        PlainRepl(lua: lua).run()
+      }
+      return 0
+    } catch let error as LuaError where error.kind == .file {
+      report(error.message)
+      return 2
+    } catch let error as LuaError {
+      report(Self.describe(error))
+      return 1
+    } catch {
+      report("\(error)")
+      return 1
+    }
+  }
+
+  /// An error as `lua` prints it: the message, then the traceback if one was recorded.
+  public static func describe(_ error: LuaError) -> String {
+    error.traceback.isEmpty ? error.message : "\(error.message)\n\(error.traceback)"
+  }
+
+  private func report(_ text: String) {
+    StandardStreams.error("luahost: \(text)\n")
+  }
+
+  private func makeArgTable(in lua: LuaState, options: CommandLineOptions) throws {
+    let words = [programName] + arguments
+    let scriptIndex = options.script == nil ? 0 : options.optionCount + 1
+    let table = try lua.makeTable(arrayCapacity: words.count - scriptIndex)
+    for (index, word) in words.enumerated() {
+      try table.rawSet(.integer(Int64(index - scriptIndex)), .string(LuaString(word)))
+    }
+    try lua.globals().set("arg", .table(table))
+  }
+
+  private func runInit(in lua: LuaState) throws {
+    guard let (name, code) = [("LUA_INIT_5_4", environment["LUA_INIT_5_4"]), ("LUA_INIT", environment["LUA_INIT"])]
+      .first(where: { $0.1 != nil }).map({ ($0.0, $0.1!) })
+    else { return }
+    if code.hasPrefix("@") {
+      try lua.run(file: String(code.dropFirst()))
+    } else {
+      try lua.run(code, name: "=" + name)
+    }
+  }
+
+  private func runScript(_ script: String, in lua: LuaState, arguments: [String]) throws {
+    let chunk: LuaFunction
+    if script == "-" {
+      var bytes: [UInt8] = []
+      while case let c = getchar(), c != EOF { bytes.append(UInt8(truncatingIfNeeded: c)) }
+      if bytes.first == UInt8(ascii: "#") {
+        bytes.removeSubrange(..<(bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex))
+      }
+      chunk = try lua.load(bytes: bytes, name: "=stdin")
+    } else {
+      chunk = try lua.load(file: script)
+    }
+    try chunk.call(arguments: arguments.map { .string(LuaString($0)) })
+  }
+}

@@ -1,0 +1,67 @@
+/// An alert a boundary presents for an error: the data a presenter draws.
+public struct Alert: Sendable {
+  /// The title, such as "Error" or "Unhandled error".
+  public let title: String
+
+  /// The error's description, or its ``AlertDetailing/alertMessage``.
+  public let message: String
+
+  /// The label of the dismiss button, such as "That sucks".
+  public let dismissLabel: String
+
+  /// The path of the view the error came from, like `root/settings/crash`.
+  public let path: String
+
+  /// Whether the root default handler made this alert because no boundary handled the error.
+  public let isUnhandled: Bool
+
+  /// How many times this alert was raised while pending (×N).
+  public internal(set) var count = 1
+
+  /// The error presented: the first one raised, or the replacement a filter chose.
+  public let error: any Error
+
+  /// Where the error happened, if the error is ``AlertDetailing`` and knows.
+  public var sourceLocation: String? { Self.sourceLocation(of: error) }
+
+  /// The error's traceback, if it is ``AlertDetailing`` and has one; made on each read.
+  public var traceback: String? { Self.traceback(of: error) }
+
+  init(
+    title: String, message: String, dismissLabel: String, path: String, isUnhandled: Bool,
+    error: any Error
+  ) {
+    self.title = title
+    self.message = message
+    self.dismissLabel = dismissLabel
+    self.path = path
+    self.isUnhandled = isUnhandled
+    self.error = error
+  }
+}
+
+// MARK: - Reading errors
+
+extension Alert {
+  /// The text an alert shows for `error`.
+  public static func message(for error: any Error) -> String {
+    if let detailed = error as? any AlertDetailing { return detailed.alertMessage }
+    return String(describing: error)
+  }
+
+  static func sourceLocation(of error: any Error) -> String? {
+    (error as? any AlertDetailing)?.sourceLocation
+  }
+
+  static func traceback(of error: any Error) -> String? {
+    (error as? any AlertDetailing)?.tracebackText
+  }
+}
+
+extension Alert: CustomStringConvertible {
+  /// One line such as `Error: MyError() [root/guard/crash] ×2 (That sucks)`.
+  public var description: String {
+    let times = count > 1 ? " ×\(count)" : ""
+    return "\(title): \(message) [\(path)]\(times) (\(dismissLabel))"
+  }
+}

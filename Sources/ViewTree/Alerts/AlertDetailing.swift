@@ -1,0 +1,26 @@
+/// An error that supplies its own alert text, source location and traceback.
+///
+/// A scripting layer conforms its error type so alerts show the script's
+/// location and traceback without this module knowing the language. Compute
+/// costly text lazily: alerts read ``tracebackText`` only when asked.
+public protocol AlertDetailing: Error {
+  /// The alert's message; defaults to `String(describing: self)`.
+  var alertMessage: String { get }
+
+  /// Where the error happened, like `main.lua:3`, if known.
+  var sourceLocation: String? { get }
+
+  /// A multi-line traceback, if any.
+  var tracebackText: String? { get }
+}
+
+extension AlertDetailing {
+  /// `String(describing: self)`.
+  public var alertMessage: String { String(describing: self) }
+
+  /// No location.
+  public var sourceLocation: String? { nil }
+
+  /// No traceback.
+  public var tracebackText: String? { nil }
+}

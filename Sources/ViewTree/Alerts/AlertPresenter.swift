@@ -1,0 +1,23 @@
+/// Draws the alerts of a tree: a REPL box, a plain transcript, a test recorder.
+///
+/// Set one on the window with `window.environment.alertPresenter = presenter`;
+/// every boundary below uses it. The environment holds it strongly, so it must
+/// not hold views strongly.
+public protocol AlertPresenter: AnyObject {
+  /// Shows `alert`, which just became the current alert of `boundary`.
+  func present(_ alert: Alert, boundary: View)
+
+  /// Updates a pending `alert` of `boundary` whose ``Alert/count`` went up.
+  func countChanged(_ alert: Alert, boundary: View)
+
+  /// Hides `alert`, which `boundary` no longer shows.
+  func dismissed(_ alert: Alert, boundary: View)
+}
+
+extension AlertPresenter {
+  /// Does nothing.
+  public func countChanged(_ alert: Alert, boundary: View) {}
+
+  /// Does nothing.
+  public func dismissed(_ alert: Alert, boundary: View) {}
+}

@@ -1,0 +1,75 @@
+/// Sends errors to the nearest error boundary above the view it was read from.
+///
+/// Read it from the environment (`view.environment.errorHandler`, or
+/// `@Environment(\.errorHandler)` in a ``Component``) and run throwing work
+/// through it:
+///
+/// ```swift
+/// errorHandler { try save() }
+/// ```
+///
+/// The handler holds its origin view weakly, so an action may keep one
+/// without creating a reference cycle. The boundary is found when the error
+/// happens, not when the handler is read.
+public struct ErrorHandler {
+  /// The view the handler was read from; alerts show its path. `nil` once it is gone.
+  public private(set) weak var origin: View?
+
+  /// Creates a handler that routes errors from `origin`.
+  public init(origin: View?) {
+    self.origin = origin
+  }
+
+  /// Sends `error` to the nearest boundary at or above the origin.
+  ///
+  /// - Returns: `false` if the origin view no longer exists, so the error was dropped.
+  @discardableResult
+  public func handle(_ error: any Error) -> Bool {
+    guard let origin else { return false }
+    ErrorRouter.route(error, from: origin)
+    return true
+  }
+
+  /// Runs `body`; an error it throws goes to the nearest boundary.
+  ///
+  /// - Returns: `true` if `body` returned normally.
+  @discardableResult
+  public func handle(_ body: () throws -> Void) -> Bool {
+    do {
+      try body()
+      return true
+    } catch {
+      handle(error)
+      return false
+    }
+  }
+
+  /// Runs `body` and returns its result; an error it throws goes to the nearest boundary.
+  ///
+  /// - Returns: The result of `body`, or `nil` if it threw.
+  @discardableResult
+  public func handle<T>(_ body: () throws -> T) -> T? {
+    do {
+      return try body()
+    } catch {
+      handle(error)
+      return nil
+    }
+  }
+
+  /// Runs `body`; an error it throws goes to the nearest boundary. Enables `errorHandler { … }`.
+  ///
+  /// - Returns: `true` if `body` returned normally.
+  @discardableResult
+  public func callAsFunction(_ body: () throws -> Void) -> Bool {
+    handle(body)
+  }
+
+  /// Runs `body` and returns its result; an error it throws goes to the nearest boundary.
+  ///
+  /// - Returns: The result of `body`, or `nil` if it threw.
+  @discardableResult
+  public func callAsFunction<T>(_ body: () throws -> T) -> T? {
+    handle(body)
+  }
+}

@@ -1,0 +1,61 @@
+/// Carries an error from the view where it happened to the view that presents it.
+///
+/// The walk is one loop up the parent chain, so it costs no stack per level
+/// and never nests calls into a scripting runtime. It ends, at the latest, at
+/// the root, whose default handler presents "Unhandled error". Each boundary's
+/// filter takes part at most once per dispatch, and a nested dispatch started
+/// by a filter passes over the boundaries whose filters are running, so a
+/// failing or re-raising handler cannot loop.
+enum ErrorRouter {
+  private enum Outcome {
+    case present(any Error)
+    case passUp(any Error)
+  }
+
+  /// Routes `error`, raised at `origin`, to the nearest boundary that handles it.
+  static func route(_ error: any Error, from origin: View) {
+    var error = error
+    var node = origin
+    var consulted: [View] = []
+    var configuration = BoundaryConfiguration.unhandled
+    var isUnhandled = true
+    while true {
+      if let boundary = node.boundary, !node.isConsultingFilter {
+        let outcome = decide(error, at: node, with: boundary, origin: origin, consulted: &consulted)
+        if case .present(let presented) = outcome {
+          error = presented
+          configuration = boundary
+          isUnhandled = false
+          break
+        }
+        if case .passUp(let passed) = outcome { error = passed }
+      }
+      guard let parent = node.parent else { break }
+      node = parent
+    }
+    for view in consulted { view.isConsultingFilter = false }
+    node.enqueueAlert(
+      for: error, origin: origin, configuration: configuration, isUnhandled: isUnhandled)
+  }
+
+  /// Asks the boundary at `node` what to do with `error`.
+  private static func decide(
+    _ error: any Error, at node: View, with boundary: BoundaryConfiguration, origin: View,
+    consulted: inout [View]
+  ) -> Outcome {
+    guard let filter = boundary.onError else { return .present(error) }
+    node.isConsultingFilter = true
+    consulted.append(node)
+    do {
+      switch try filter(error, origin) {
+      case .handle: return .present(error)
+      case .transform(let replacement): return .present(replacement)
+      case .decline: return .passUp(error)
+      case .escalate(let replacement): return .passUp(replacement)
+      }
+    } catch let failure {
+      return .passUp(
+        ViewTreeError.handlerFailed(boundary: node.path, original: error, failure: failure))
+    }
+  }
+}

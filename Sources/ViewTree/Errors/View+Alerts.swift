@@ -1,0 +1,66 @@
+// MARK: - Presenting alerts
+
+extension View {
+  /// The most alerts a view keeps; further distinct alerts are counted in ``droppedAlertCount``.
+  public static let alertQueueLimit = 100
+
+  /// The alert being shown, if any. Boundaries and roots present alerts.
+  public var alert: Alert? { pendingAlerts.first }
+
+  /// Whether an alert is being shown.
+  public var isPresented: Bool { !pendingAlerts.isEmpty }
+
+  /// The alerts waiting behind the current one, oldest first.
+  public var queuedAlerts: [Alert] { Array(pendingAlerts.dropFirst()) }
+
+  /// Dismisses the current alert; the next queued alert, if any, becomes current.
+  ///
+  /// - Returns: The dismissed alert, or `nil` if none was shown.
+  @discardableResult
+  public func dismiss() -> Alert? {
+    guard !pendingAlerts.isEmpty else { return nil }
+    let dismissed = pendingAlerts.removeFirst()
+    let presenter = environment.alertPresenter
+    presenter?.dismissed(dismissed, boundary: self)
+    if let next = pendingAlerts.first {
+      presenter?.present(next, boundary: self)
+    }
+    return dismissed
+  }
+
+  /// Dismisses the current alert and drops all queued ones.
+  public func dismissAll() {
+    while dismiss() != nil {}
+  }
+
+  /// Presents an alert for `error`, or counts it if the same alert is already pending.
+  ///
+  /// Alerts match when title, message and origin path are equal; the first
+  /// error is kept. The alert becomes current before the presenter is called,
+  /// so errors raised by the presenter queue instead of recursing.
+  func enqueueAlert(
+    for error: any Error, origin: View, configuration: BoundaryConfiguration, isUnhandled: Bool
+  ) {
+    let message = Alert.message(for: error)
+    let path = origin.path
+    let title = configuration.title
+    if let index = pendingAlerts.firstIndex(where: {
+      $0.message == message && $0.path == path && $0.title == title
+    }) {
+      pendingAlerts[index].count += 1
+      environment.alertPresenter?.countChanged(pendingAlerts[index], boundary: self)
+      return
+    }
+    guard pendingAlerts.count < Self.alertQueueLimit else {
+      droppedAlertCount += 1
+      return
+    }
+    let alert = Alert(
+      title: title, message: message, dismissLabel: configuration.dismissLabel, path: path,
+      isUnhandled: isUnhandled, error: error)
+    pendingAlerts.append(alert)
+    if pendingAlerts.count == 1 {
+      environment.alertPresenter?.present(alert, boundary: self)
+    }
+  }
+}

@@ -1,0 +1,105 @@
+/// An action run by a view, for example a button's tap.
+///
+/// The view is passed in so the closure need not capture it, which would
+/// create a reference cycle. The action may throw; the error goes to the
+/// view's nearest error boundary.
+public typealias ViewAction = (View) throws -> Void
+
+/// A live node in a view tree.
+///
+/// Views are reference types that form a tree: a parent owns its ordered
+/// ``children`` strongly, and each child points back through a weak
+/// ``parent``. Every walk over the tree (lookup, paths, environment reads,
+/// error dispatch and teardown) is a loop, so trees may be many thousands
+/// of levels deep.
+///
+/// A tree is confined to one thread. `View` is deliberately not `Sendable`.
+public final class View {
+  /// The view's name, used by ``find(_:)`` and in ``path``. Need not be unique.
+  public var id: String
+
+  /// What kind of view this is.
+  public let kind: ViewKind
+
+  /// Named plain values such as `title`, `text` and `value`.
+  public var properties: [String: PropertyValue]
+
+  /// The child views, in order. Change them with ``add(_:)``, ``insert(_:at:)``,
+  /// ``move(to:at:)`` and ``removeFromParent()``.
+  public internal(set) var children: [View] = []
+
+  /// The view that holds this one as a child, or `nil` for a root.
+  public internal(set) weak var parent: View?
+
+  /// The action ``tap()`` runs.
+  public var onTap: ViewAction?
+
+  /// The action ``setValue(_:)`` runs after the value changes.
+  public var onChange: ViewAction?
+
+  /// How this view handles errors from its subtree, or `nil` if it passes them up.
+  ///
+  /// Views of kind ``ViewKind/boundary`` start with the default configuration;
+  /// any other view becomes a boundary when this is set.
+  public var boundary: BoundaryConfiguration?
+
+  /// Alerts this view presents: the first is current, the rest are queued.
+  var pendingAlerts: [Alert] = []
+
+  /// How many distinct alerts were dropped because the queue was full.
+  public internal(set) var droppedAlertCount = 0
+
+  /// Set while this boundary's filter takes part in a dispatch, so that a
+  /// nested error skips it instead of looping.
+  var isConsultingFilter = false
+
+  /// Environment values set on this view, by key type.
+  var typedEnvironment: [ObjectIdentifier: Any] = [:]
+
+  /// Environment values set on this view, by name.
+  var namedEnvironment: [String: Any] = [:]
+
+  /// Creates a detached view.
+  ///
+  /// - Parameters:
+  ///   - id: The view's name.
+  ///   - kind: The view's role; a ``ViewKind/boundary`` gets a default ``boundary``.
+  ///   - properties: Initial named values.
+  public init(id: String, kind: ViewKind, properties: [String: PropertyValue] = [:]) {
+    self.id = id
+    self.kind = kind
+    self.properties = properties
+    if kind == .boundary { boundary = BoundaryConfiguration() }
+  }
+
+  // Releasing a chain of strong child references recurses once per level.
+  // Instead, steal the children of every node we hold the last reference
+  // to, so each node is freed with no children left.
+  deinit {
+    guard !children.isEmpty else { return }
+    var pending = children
+    children = []
+    while !pending.isEmpty {
+      var node = pending.removeLast()
+      if isKnownUniquelyReferenced(&node), !node.children.isEmpty {
+        pending.append(contentsOf: node.children)
+        node.children = []
+      }
+    }
+  }
+}
+
+// MARK: - Identity and description
+
+extension View: Hashable {
+  /// Views are equal only when they are the same object.
+  public static func == (lhs: View, rhs: View) -> Bool { lhs === rhs }
+
+  /// Hashes the object identity.
+  public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+extension View: CustomStringConvertible {
+  /// A short label such as `button#crash`.
+  public var description: String { "\(kind.rawValue)#\(id)" }
+}
