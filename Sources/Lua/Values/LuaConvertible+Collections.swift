@@ -32,7 +32,9 @@ extension Array: LuaConvertible where Element: LuaConvertible {
 
   /// A new sequence table; `[UInt8]` becomes a Lua string, byte for byte.
   public func luaValue(in state: LuaState) throws -> LuaValue {
-    if let bytes = self as? [UInt8] { return .string(LuaString(bytes: bytes)) }
+    if Element.self == UInt8.self, let bytes = self as? [UInt8] {
+      return .string(LuaString(bytes: bytes))
+    }
     let table = try state.makeTable(arrayCapacity: count)
     for (index, element) in enumerated() {
       try table.rawSet(.integer(Int64(index) + 1), element.luaValue(in: state))

@@ -35,7 +35,7 @@ public struct LuaFunction {
   /// Calls the function and converts its first result to `R`.
   /// - Throws: ``LuaError``, or a `conversion` error when the result does not fit `R`.
   public func call<R: LuaConvertible>(
-    _ arguments: LuaValue..., returning type: R.Type = R.self
+    _ arguments: LuaValue..., returning type: R.Type
   ) throws -> R {
     try R(luaValue: call(arguments: arguments).first ?? .nil)
   }

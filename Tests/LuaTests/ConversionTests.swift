@@ -1,0 +1,117 @@
+import Lua
+import Testing
+
+@Suite struct ConversionTests {
+  let lua: LuaState
+  init() throws { lua = try LuaState() }
+
+  /// Sends a value into Lua (as a global) and reads it back out.
+  func roundTrip(_ value: LuaValue) throws -> LuaValue {
+    try lua.globals().set("v", value)
+    return try lua.run("return v").first ?? .nil
+  }
+
+  @Test func scalarsKeepTheirLuaTypes() throws {
+    #expect(try roundTrip(.nil) == .nil)
+    #expect(try roundTrip(true) == .boolean(true))
+    let integer = try roundTrip(.integer(Int64.max))
+    guard case .integer(Int64.max) = integer else { Issue.record("got \(integer)"); return }
+    let float = try roundTrip(.number(2.0))
+    guard case .number(2.0) = float else { Issue.record("got \(float)"); return }
+    let types = try lua.load("local a, b = ... return math.type(a), math.type(b)")
+      .call(.integer(3), .number(3))
+    #expect(types == ["integer", "float"])
+  }
+
+  @Test func stringsAreBinarySafe() throws {
+    let bytes: [UInt8] = [0x61, 0x00, 0x62, 0xFF, 0xFE, 0x00]
+    let value = try roundTrip(.string(LuaString(bytes: bytes)))
+    guard case .string(let s) = value else { Issue.record("not a string"); return }
+    #expect(s.bytes == bytes)
+    #expect(s.string == nil)  // invalid UTF-8 has no String view
+    #expect(try lua.load("return #...").call(value) == [.integer(6)])
+    #expect(try String(luaValue: roundTrip("héllo ✓")) == "héllo ✓")
+    #expect(throws: LuaError.self) { try String(luaValue: value) }
+    #expect(try [UInt8](luaValue: value) == bytes)
+    #expect(try lua.value(bytes) == value)
+  }
+
+  @Test func integerTypesCheckRanges() throws {
+    #expect(try Int8(luaValue: .integer(127)) == 127)
+    #expect(throws: LuaError.self) { try Int8(luaValue: .integer(128)) }
+    #expect(throws: LuaError.self) { try UInt(luaValue: .integer(-1)) }
+    #expect(try Int(luaValue: .number(4.0)) == 4)
+    #expect(throws: LuaError.self) { try Int(luaValue: .number(4.5)) }
+    #expect(try UInt16(luaValue: roundTrip(try lua.value(UInt16(65535)))) == 65535)
+    #expect(try Int32(luaValue: roundTrip(try lua.value(Int32.min))) == Int32.min)
+    #expect(try Double(luaValue: .integer(3)) == 3.0)
+    #expect(try Float(luaValue: roundTrip(try lua.value(Float(1.5)))) == 1.5)
+    #expect(try Bool(luaValue: roundTrip(try lua.value(false))) == false)
+  }
+
+  @Test func optionalsMapToNil() throws {
+    let none: Int? = nil
+    #expect(try lua.value(none) == .nil)
+    #expect(try Int?(luaValue: .nil) == nil)
+    #expect(try Int?(luaValue: .integer(5)) == 5)
+  }
+
+  @Test func arraysAndDictionariesRoundTrip() throws {
+    let array = [1, 2, 3, 5, 8]
+    let back = try [Int](luaValue: roundTrip(lua.value(array)))
+    #expect(back == array)
+    #expect(try lua.run("return #v") == [.integer(5)])
+    let dictionary = ["a": 1.5, "b": -2.0]
+    #expect(try [String: Double](luaValue: roundTrip(lua.value(dictionary))) == dictionary)
+    let nested = [["x", "y"], [], ["z"]]
+    #expect(try [[String]](luaValue: roundTrip(lua.value(nested))) == nested)
+    let strings = try [String](luaValue: lua.run("return {'p', 'q'}")[0])
+    #expect(strings == ["p", "q"])
+  }
+
+  @Test func cyclicTablesThrowInsteadOfHanging() throws {
+    let cyclic = try lua.run("local t = {} t[1] = t return t")[0]
+    #expect(throws: LuaError.self) { try [[LuaValue]](luaValue: cyclic) }
+    do {
+      _ = try [[[Int]]](luaValue: cyclic)
+      Issue.record("expected a cycle error")
+    } catch let error as LuaError {
+      #expect(error.kind == .conversion)
+      #expect(error.message.contains("cycle"))
+    }
+    // One level never recurses, so it simply works.
+    let flat = try [LuaValue](luaValue: cyclic)
+    #expect(flat.count == 1 && flat[0] == cyclic)
+    let dictionaryCycle = try lua.run("local t = {} t.me = {up = t} return t")[0]
+    #expect(throws: LuaError.self) { try [String: [String: [String: Int]]](luaValue: dictionaryCycle) }
+  }
+
+  @Test func referencesCompareByIdentity() throws {
+    let results = try lua.run("local t = {} return t, t, {}")
+    #expect(results[0] == results[1])
+    #expect(results[0] != results[2])
+    #expect(Set(results).count == 2)
+    #expect(LuaValue.integer(1) == LuaValue.number(1.0))
+    #expect(Set([LuaValue.integer(1), .number(1.0)]).count == 1)
+  }
+
+  @Test func floatsPrintLikeLua() throws {
+    for (value, text) in [(1.0, "1.0"), (0.1, "0.1"), (1e100, "1e+100"), (-0.5, "-0.5")] {
+      #expect(LuaValue.number(value).description == text)
+      #expect(try lua.string(describing: .number(value)) == text)
+    }
+  }
+
+  @Test func tablesReadAndWriteWithAndWithoutMetamethods() throws {
+    let table = try lua.run("return setmetatable({}, {__index = function(_, k) return k .. '!' end})")[0]
+    guard case .table(let t) = table else { Issue.record("not a table"); return }
+    #expect(try t.get("x") == "x!")
+    #expect(try t.rawGet("x") == .nil)
+    try t.set("x", 1)
+    #expect(try t["x"] == .integer(1))
+    #expect(throws: LuaError.self) { try t.rawSet(.nil, 1) }
+    #expect(throws: LuaError.self) { try t.rawSet(.number(.nan), 1) }
+    #expect(throws: LuaError.self) { try t.set(.nil, 1) }
+    #expect(try t.pairs().count == 1)
+  }
+}
