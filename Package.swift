@@ -23,8 +23,8 @@ let package = Package(
     .target(name: "LuaHost", dependencies: ["Lua", "CSystem"]),
     .executableTarget(name: "luahost", dependencies: ["LuaHost"]),
     .testTarget(name: "LuaTests", dependencies: ["Lua"]),
-    .testTarget(name: "LuaHostTests", dependencies: ["LuaHost"]),
-    .testTarget(name: "ViewTreeTests", dependencies: ["ViewTree"]),
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .testTarget(name: "LuaHostTests", dependencies: ["LuaHost", "TestSupport", "luahost"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,2 @@
+local s = "a\0b"
+print(#s, ("\xff\xfe"):byte(1, 2))

@@ -1,0 +1,2 @@
+#!/usr/bin/env luahost
+print("shebang ok", debug.getinfo(1, "l").currentline)

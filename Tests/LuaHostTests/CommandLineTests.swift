@@ -1,0 +1,127 @@
+import Foundation
+import LuaHost
+import TestSupport
+import Testing
+
+@Suite struct CommandLineTests {
+  @Test func runsAFileWithItsArguments() throws {
+    let result = try Luahost.run([Luahost.fixture("args.lua"), "one", "two"])
+    #expect(result.status == 0)
+    #expect(result.stdout == "count\t2\nvarargs\tone\ttwo\narg\targs.lua\tone\ttwo\t2\n")
+    #expect(result.stderr.isEmpty)
+  }
+
+  @Test func runsAString() throws {
+    let result = try Luahost.run(["-e", "print(6 * 7)", "-e", "print(_VERSION)"])
+    #expect(result.status == 0)
+    #expect(result.stdout == "42\nLua 5.4\n")
+  }
+
+  @Test func scriptErrorsExitOneWithMessageAndTraceback() throws {
+    let result = try Luahost.run([Luahost.fixture("nested_error.lua")])
+    #expect(result.status == 1)
+    let lines = result.stderr.split(separator: "\n").map(String.init)
+    #expect(lines.first?.hasSuffix("nested_error.lua:3: config has no name") == true)
+    #expect(lines.first?.hasPrefix("luahost: ") == true)
+    #expect(lines.contains("stack traceback:"))
+    #expect(lines.contains { $0.contains("nested_error.lua:8: in local 'load_plugin'") })
+    #expect(lines.contains { $0.contains("in main chunk") })
+  }
+
+  @Test func syntaxErrorsNameChunkAndLine() throws {
+    let result = try Luahost.run([Luahost.fixture("syntax_error.lua")])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("syntax_error.lua:2: unexpected symbol near '='"))
+    let inline = try Luahost.run(["-e", "x = "])
+    #expect(inline.status == 1)
+    #expect(inline.stderr.hasPrefix("luahost: (command line):1:"))
+  }
+
+  @Test func missingFileIsAUsageError() throws {
+    let result = try Luahost.run(["/no/such/script.lua"])
+    #expect(result.status == 2)
+    #expect(result.stderr == "luahost: cannot open /no/such/script.lua: No such file or directory\n")
+  }
+
+  @Test func directoryIsAUsageError() throws {
+    let result = try Luahost.run([Luahost.fixtures.path])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("Is a directory"))
+  }
+
+  @Test func badFlagsAreUsageErrors() throws {
+    let unknown = try Luahost.run(["--frobnicate"])
+    #expect(unknown.status == 2)
+    #expect(unknown.stderr.hasPrefix("luahost: unrecognized option '--frobnicate'\nusage: luahost"))
+    let missing = try Luahost.run(["-e"])
+    #expect(missing.status == 2)
+    #expect(missing.stderr.contains("'-e' needs an argument"))
+  }
+
+  @Test func stdinRunsWhenPiped() throws {
+    let result = try Luahost.run([], stdin: "print('from stdin', ...)")
+    #expect(result.stdout == "from stdin\n")
+    let dash = try Luahost.run(["-", "x"], stdin: "print(...)")
+    #expect(dash.stdout == "x\n")
+  }
+
+  @Test func shebangLinesAreSkippedKeepingLineNumbers() throws {
+    let result = try Luahost.run([Luahost.fixture("shebang.lua")])
+    #expect(result.stdout == "shebang ok\t2\n")
+  }
+
+  @Test func bytesSurvive() throws {
+    let result = try Luahost.run([Luahost.fixture("binary_safe.lua")])
+    #expect(result.stdout == "3\t255\t254\n")
+  }
+
+  @Test func binaryChunksAreRefused() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("luahost-\(UUID())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("chunk.luac").path
+    let dump = try Luahost.run(
+      ["-", path], stdin: "io.open(arg[1], 'wb'):write(string.dump(function() print('hi') end)):close()")
+    #expect(dump.status == 0)
+    let result = try Luahost.run([path])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("attempt to load a binary chunk"))
+  }
+
+  @Test func versionHelpAndInit() throws {
+    let version = try Luahost.run(["-v"])
+    #expect(version.status == 0)
+    #expect(version.stdout.hasPrefix("luahost ") && version.stdout.contains("Lua 5.4"))
+    let help = try Luahost.run(["--help"])
+    #expect(help.status == 0 && help.stdout.hasPrefix("usage: luahost"))
+    let initialized = try Luahost.run(["-e", "print(greeting)"], environment: ["LUA_INIT": "greeting = 'hi'"])
+    #expect(initialized.stdout == "hi\n")
+    let ignored = try Luahost.run(["-E", "-e", "print(greeting)"], environment: ["LUA_INIT": "greeting = 'hi'"])
+    #expect(ignored.stdout == "nil\n")
+  }
+
+  @Test func requiresModules() throws {
+    let result = try Luahost.run(["-l", "m=string", "-e", "print(m.upper('ok'))"])
+    #expect(result.stdout == "OK\n")
+  }
+
+  @Test func interactiveModeWithPipedInput() throws {
+    let result = try Luahost.run(["-i"], stdin: "x = 20\nx + 1\nfunction f()\n  return 'multi'\nend\nf()\nerror('oops')\n")
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("> 21\n"))
+    #expect(result.stdout.contains(">> "))
+    #expect(result.stdout.contains("multi\n"))
+    #expect(result.stderr.contains("stdin:1: oops"))
+  }
+
+  @Test func optionParsingFollowsLua() throws {
+    let options = try CommandLineOptions(parsing: ["-W", "-e", "x=1", "-lfoo", "script.lua", "-e", "y"])
+    #expect(options.warnings)
+    #expect(options.actions == [.execute("x=1"), .require(global: "foo", module: "foo")])
+    #expect(options.script == "script.lua")
+    #expect(options.scriptArguments == ["-e", "y"])
+    #expect(throws: UsageError.self) { try CommandLineOptions(parsing: ["-x"]) }
+    let afterDashes = try CommandLineOptions(parsing: ["--", "-e"])
+    #expect(afterDashes.script == "-e")
+  }
+}
