@@ -49,6 +49,11 @@ lua_State *lh_newstate(size_t limit) {
     return NULL;
   }
   *(lh_state **)lua_getextraspace(L) = S; /* coroutines inherit a copy of this pointer */
+  S->main = L;
+  atomic_init(&S->running, L);
+  atomic_init(&S->stop, LH_STOP_NONE);
+  S->budget = -1;
+  S->budget_limit = -1;
   lua_atpanic(L, lh_panic);
   return L;
 }
@@ -127,6 +132,170 @@ static int lh_msgh(lua_State *L) {
   return 1;
 }
 
+/* ---- Stopping running code ---- */
+
+const char lh_stop_markers[4] = {0, 0, 0, 0};
+
+#define LH_BUDGET_STEP 1000
+
+/* The hook of every stop. It raises the marker of the requested reason; with no reason left
+ * (a thread hooked by an earlier stop), it removes itself so it costs nothing more. */
+static void lh_stophook(lua_State *L, lua_Debug *ar) {
+  (void)ar;
+  lh_state *S = lh_getstate(L);
+  if (S->budget >= 0 && atomic_load(&S->stop) == LH_STOP_NONE) {
+    S->budget -= LH_BUDGET_STEP;
+    if (S->budget < 0) atomic_store(&S->stop, LH_STOP_BUDGET);
+  }
+  int reason = atomic_load(&S->stop);
+  if (reason == LH_STOP_NONE) {
+    if (S->budget < 0) lua_sethook(L, NULL, 0, 0);
+    return;
+  }
+  lua_sethook(L, lh_stophook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKLINE | LUA_MASKCOUNT, 1);
+  lua_pushlightuserdata(L, (void *)&lh_stop_markers[reason]);
+  lua_error(L);
+}
+
+/* Hooks L so that it raises at its next instruction. */
+static void lh_arm(lua_State *L) {
+  lua_sethook(L, lh_stophook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKLINE | LUA_MASKCOUNT, 1);
+}
+
+void lh_request_stop(lh_state *S, int reason) {
+  int none = LH_STOP_NONE;
+  atomic_compare_exchange_strong(&S->stop, &none, reason);
+  /* Paired with the exchange of `running` in lh_resume: whichever runs second hooks the
+   * thread that is running (both operations are sequentially consistent). */
+  lh_arm(atomic_load(&S->running));
+}
+
+int lh_stop_reason(lua_State *L, int idx) {
+  if (lua_type(L, idx) != LUA_TLIGHTUSERDATA) return LH_STOP_NONE;
+  const char *p = lua_touserdata(L, idx);
+  if (p > &lh_stop_markers[0] && p <= &lh_stop_markers[3]) return (int)(p - lh_stop_markers);
+  return LH_STOP_NONE;
+}
+
+void lh_setbudget(lua_State *L, long long instructions) {
+  lh_getstate(L)->budget_limit = instructions;
+}
+
+/* The outermost call starts: arm the budget, if any. */
+static void lh_begin(lua_State *L, lh_state *S) {
+  S->budget = S->budget_limit;
+  if (S->budget >= 0) lua_sethook(L, lh_stophook, LUA_MASKCOUNT, LH_BUDGET_STEP);
+}
+
+/* The outermost call has returned: the stop, if any, is over. */
+static void lh_end(lua_State *L, lh_state *S) {
+  atomic_store(&S->stop, LH_STOP_NONE);
+  S->budget = -1;
+  if (lua_gethook(L) != NULL) lua_sethook(L, NULL, 0, 0);
+  if (S->main != L && lua_gethook(S->main) != NULL) lua_sethook(S->main, NULL, 0, 0);
+}
+
+void lh_clearstop(lua_State *L) {
+  lh_state *S = lh_getstate(L);
+  if (S->depth == 0 && atomic_load(&S->stop) != LH_STOP_NONE) lh_end(L, S);
+}
+
+/* coroutine.resume and the function coroutine.wrap returns, keeping S->running current. */
+static int lh_resume(lua_State *L, lua_State *co, int narg) {
+  lh_state *S = lh_getstate(L);
+  int status = lua_status(co);
+  if (status == LUA_OK && lua_gettop(co) == 0) {
+    lua_pushliteral(L, "cannot resume dead coroutine");
+    return -1;
+  }
+  if (co == L || (status == LUA_OK && lua_gettop(co) > 0 && lua_getstack(co, 0, &(lua_Debug){0}))) {
+    lua_pushliteral(L, "cannot resume non-suspended coroutine");
+    return -1;
+  }
+  if (!lua_checkstack(co, narg)) {
+    lua_pushliteral(L, "too many arguments to resume");
+    return -1;
+  }
+  lua_xmove(L, co, narg);
+  lua_State *outer = atomic_exchange(&S->running, co);
+  if (atomic_load(&S->stop) != LH_STOP_NONE || (S->budget >= 0 && lua_gethook(co) == NULL)) {
+    if (atomic_load(&S->stop) != LH_STOP_NONE) lh_arm(co);
+    else lua_sethook(co, lh_stophook, LUA_MASKCOUNT, LH_BUDGET_STEP);
+  }
+  int nres;
+  status = lua_resume(co, L, narg, &nres);
+  atomic_store(&S->running, outer);
+  if (atomic_load(&S->stop) != LH_STOP_NONE) lh_arm(L);
+  if (status == LUA_OK || status == LUA_YIELD) {
+    if (!lua_checkstack(L, nres + 1)) {
+      lua_pop(co, nres);
+      lua_pushliteral(L, "too many results to resume");
+      return -1;
+    }
+    lua_xmove(co, L, nres);
+    return nres;
+  }
+  lua_xmove(co, L, 1); /* the error value */
+  return -1;
+}
+
+static int lh_coresume(lua_State *L) {
+  lua_State *co = lua_tothread(L, 1);
+  luaL_argexpected(L, co, 1, "coroutine");
+  int n = lh_resume(L, co, lua_gettop(L) - 1);
+  if (n < 0) {
+    lua_pushboolean(L, 0);
+    lua_insert(L, -2);
+    return 2;
+  }
+  lua_pushboolean(L, 1);
+  lua_insert(L, -(n + 1));
+  return n + 1;
+}
+
+static int lh_cowrapped(lua_State *L) {
+  lua_State *co = lua_tothread(L, lua_upvalueindex(1));
+  int n = lh_resume(L, co, lua_gettop(L));
+  if (n < 0) {
+    int stat = lua_status(co);
+    if (stat != LUA_OK && stat != LUA_YIELD) { /* error in the coroutine: close it */
+      stat = lua_resetthread(co);
+      lua_xmove(co, L, 1);
+    }
+    if (lh_stop_reason(L, -1) == LH_STOP_NONE && lua_type(L, -1) == LUA_TSTRING) {
+      luaL_where(L, 1); /* add position, as coroutine.wrap does */
+      lua_insert(L, -2);
+      lua_concat(L, 2);
+    }
+    return lua_error(L);
+  }
+  return n;
+}
+
+static int lh_cowrap(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  lua_State *co = lua_newthread(L);
+  lua_pushvalue(L, 1);
+  lua_xmove(L, co, 1);
+  lua_pushcclosure(L, lh_cowrapped, 1);
+  return 1;
+}
+
+static int lh_trackcoroutines_k(lua_State *L) {
+  if (lua_getglobal(L, LUA_COLIBNAME) != LUA_TTABLE) return 0;
+  lua_pushcfunction(L, lh_coresume);
+  lua_setfield(L, -2, "resume");
+  lua_pushcfunction(L, lh_cowrap);
+  lua_setfield(L, -2, "wrap");
+  return 0;
+}
+
+int lh_trackcoroutines(lua_State *L) {
+  if (!lua_checkstack(L, 1)) return LH_ERRSTACK;
+  lua_pushcfunction(L, lh_trackcoroutines_k);
+  return lh_pcall(L, 0, 0);
+}
+
 /* ---- Protected calls ---- */
 
 int lh_pcall(lua_State *L, int nargs, int nresults) {
@@ -139,7 +308,11 @@ int lh_pcall(lua_State *L, int nargs, int nresults) {
   S->pending = NULL;
   int enforce = S->enforce;
   S->enforce = 1;
+  lua_State *outer_running = atomic_exchange(&S->running, L);
+  if (S->depth++ == 0) lh_begin(L, S);
   int status = lua_pcall(L, nargs, nresults, base);
+  if (--S->depth == 0) lh_end(L, S);
+  atomic_store(&S->running, outer_running);
   S->enforce = enforce;
   lua_remove(L, base);
   if (status != LUA_OK) {

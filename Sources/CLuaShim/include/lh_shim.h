@@ -18,6 +18,7 @@
 #include <lualib.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdatomic.h>
 
 /// Status returned by lh_pcall when the stack could not grow for the message handler.
 #define LH_ERRSTACK 100
@@ -52,7 +53,37 @@ typedef struct lh_state {
   int enforce;        /* limit applies only while set: inside lh_pcall and lh_p* */
   lh_trace *pending;  /* recorded by the message handler of the innermost lh_pcall */
   lh_trace *last;     /* trace of the last failed lh_pcall, until lh_take_trace */
+  int depth;          /* lh_pcall nesting; the outermost call ends a stop */
+  lua_State *main;    /* the main thread */
+  /* Stopping running code (deadline, interrupt, budget). `running` is the thread executing
+   * Lua now; `stop` is the reason requested, set from any thread. */
+  _Atomic(lua_State *) running;
+  atomic_int stop;
+  long long budget;   /* instructions left for the outermost call; < 0: no budget */
+  long long budget_limit; /* budget given to each outermost call; < 0: none */
 } lh_state;
+
+/// Why running code was stopped. The error value raised is a light userdata pointing at
+/// lh_stop_markers[reason], so the host can tell a stop from any script error.
+enum { LH_STOP_NONE = 0, LH_STOP_TIMEOUT = 1, LH_STOP_INTERRUPT = 2, LH_STOP_BUDGET = 3 };
+extern const char lh_stop_markers[4];
+
+/// Asks the running code of S to stop with `reason` (a LH_STOP_* value). Callable from any
+/// thread and from a signal handler: it only stores atomics and calls lua_sethook, which
+/// Lua documents as safe to call asynchronously. The stop is sticky: it is raised again
+/// after every instruction until the outermost lh_pcall returns, so pcall cannot swallow it.
+void lh_request_stop(lh_state *S, int reason);
+/// The stop reason carried by the error value at idx, or LH_STOP_NONE. [-0, +0]
+int lh_stop_reason(lua_State *L, int idx);
+/// Forgets a stop requested after the outermost call returned (a deadline that passed just
+/// as the call ended) and removes its hooks. [-0, +0]
+void lh_clearstop(lua_State *L);
+/// Sets the instruction budget of each outermost call (< 0: none). A count hook costs on
+/// every instruction, so it is installed only while a budget is set.
+void lh_setbudget(lua_State *L, long long instructions);
+/// Replaces coroutine.resume and coroutine.wrap (when the library is open) with versions
+/// that track the running thread, so a stop reaches a loop inside a coroutine. [-0, +0]
+int lh_trackcoroutines(lua_State *L);
 
 /// Creates a state with the limiting allocator. NULL when out of memory.
 lua_State *lh_newstate(size_t limit);

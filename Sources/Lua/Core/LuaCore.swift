@@ -20,6 +20,11 @@ final class LuaCore {
   /// Names of those classes, for error messages.
   var objectTypeNames: [ObjectIdentifier: String] = [:]
 
+  /// Stops running code from any thread; invalidated before the state closes.
+  let stopTarget: StopTarget
+  /// The deadline given to each outermost call, in nanoseconds; nil for none.
+  var timeout: UInt64?
+
   private let releases = Mutex<[Int32]>([])
   private let hasReleases = Atomic<Bool>(false)
 
@@ -29,6 +34,7 @@ final class LuaCore {
     guard let L = lh_newstate(limit) else { return nil }
     main = L
     current = L
+    stopTarget = StopTarget(lh_getstate(L))
   }
 
   deinit { close() }
@@ -38,6 +44,8 @@ final class LuaCore {
     guard let L = main else { return }
     main = nil
     current = nil
+    stopTarget.invalidate()
+    if timeout != nil { Watchdog.shared.disarm(ObjectIdentifier(self)) }
     lh_close(L)
   }
 

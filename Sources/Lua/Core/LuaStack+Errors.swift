@@ -16,6 +16,16 @@ extension LuaStack {
     }
     let traceback = LuaTraceback(taking: lh_take_trace(L))
     defer { pop() }
+    switch lh_stop_reason(L, -1) {
+    case Int32(LH_STOP_TIMEOUT):
+      return LuaError(kind: .timeout, message: "execution timed out", traceback: traceback)
+    case Int32(LH_STOP_INTERRUPT):
+      return LuaError(kind: .interrupted, message: "interrupted", traceback: traceback)
+    case Int32(LH_STOP_BUDGET):
+      return LuaError(
+        kind: .instructionLimit, message: "instruction limit exceeded", traceback: traceback)
+    default: break
+    }
     if let box = object(at: -1) as? SwiftErrorBox {
       if var carried = box.error as? LuaError {
         if carried.traceback.isEmpty { carried.traceback = traceback }

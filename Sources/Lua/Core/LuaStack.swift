@@ -122,7 +122,17 @@ struct LuaStack {
   /// [-(arguments+1), +results] On error, pops the function and arguments and throws.
   func call(arguments: Int32, results: Int32 = LUA_MULTRET) throws -> Int32 {
     let base = top - arguments - 1
-    let status = lh_pcall(L, arguments, results)
+    let status: Int32
+    if let timeout = core.timeout, lh_getstate(L).pointee.depth == 0 {
+      let watchdog = Watchdog.shared
+      let owner = ObjectIdentifier(core)
+      watchdog.arm(owner, target: core.stopTarget, deadline: Watchdog.now() + timeout)
+      status = lh_pcall(L, arguments, results)
+      watchdog.disarm(owner)
+      lh_clearstop(L)
+    } else {
+      status = lh_pcall(L, arguments, results)
+    }
     guard status == LUA_OK else { throw popError(status: status) }
     return top - base
   }

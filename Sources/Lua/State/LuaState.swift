@@ -26,6 +26,7 @@ public final class LuaState {
     self.core = core
     let stack = try LuaStack(core)
     try stack.check(lh_openlibs(stack.L, libraries.rawValue))
+    if libraries.contains(.coroutine) { try stack.check(lh_trackcoroutines(stack.L)) }
     core.memoryLimit = memoryLimit
   }
 

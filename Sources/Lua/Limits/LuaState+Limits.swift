@@ -1,0 +1,38 @@
+import CLuaShim
+
+extension LuaState {
+  /// A wall-clock limit for each call from Swift into Lua (``LuaFunction/call(arguments:)``,
+  /// ``run(_:name:)``…), or nil for none.
+  ///
+  /// Free for running code: no hook runs until the deadline passes. The call then fails
+  /// with a `.timeout` ``LuaError``; `pcall` inside Lua cannot swallow it.
+  public var timeout: Duration? {
+    get { core.timeout.map { .nanoseconds(Int64(clamping: $0)) } }
+    set {
+      core.timeout = newValue.map { duration in
+        let (seconds, attoseconds) = duration.components
+        let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard seconds >= 0, !nanoseconds.overflow else { return seconds < 0 ? 0 : UInt64.max / 2 }
+        return UInt64(nanoseconds.partialValue) + UInt64(max(attoseconds, 0) / 1_000_000_000)
+      }
+    }
+  }
+
+  /// How many Lua instructions each call from Swift may run (counted in steps of 1,000), or
+  /// nil for no budget. A budget installs a count hook, which makes Lua code about twice
+  /// as slow; prefer ``timeout`` where a wall-clock limit will do.
+  public var instructionLimit: Int? {
+    get {
+      guard let stack = try? LuaStack(core) else { return nil }
+      let limit = lh_getstate(stack.L).pointee.budget_limit
+      return limit < 0 ? nil : Int(limit)
+    }
+    set {
+      guard let stack = try? LuaStack(core) else { return }
+      lh_setbudget(stack.L, newValue.map { Int64(max($0, 0)) } ?? -1)
+    }
+  }
+
+  /// A handle that interrupts this state's running code from any thread.
+  public var interruptHandle: LuaInterruptHandle { LuaInterruptHandle(target: core.stopTarget) }
+}

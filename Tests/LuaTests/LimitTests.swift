@@ -1,0 +1,97 @@
+import Lua
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+@Suite struct LimitTests {
+  func failure(_ lua: LuaState, _ code: String) throws -> LuaError {
+    do {
+      try lua.run(code)
+    } catch let error as LuaError {
+      return error
+    }
+    Issue.record("expected \(code) to fail")
+    throw LuaError(kind: .usage, message: "did not fail")
+  }
+
+  @Test func deadlineStopsAnEndlessLoop() throws {
+    let lua = try LuaState()
+    lua.timeout = .milliseconds(50)
+    let error = try failure(lua, "while true do end")
+    #expect(error.kind == .timeout)
+    #expect(try lua.run("return 1 + 1") == [2])
+  }
+
+  @Test func pcallCannotSwallowATimeout() throws {
+    let lua = try LuaState()
+    lua.timeout = .milliseconds(50)
+    let error = try failure(lua, "while true do pcall(function() while true do end end) end")
+    #expect(error.kind == .timeout)
+    let handled = try failure(
+      lua, "local n = 0 while true do local ok = pcall(function() while true do end end) n = n + 1 end")
+    #expect(handled.kind == .timeout)
+  }
+
+  @Test func deadlineReachesLoopsInsideCoroutines() throws {
+    let lua = try LuaState()
+    lua.timeout = .milliseconds(50)
+    #expect(try failure(lua, "coroutine.wrap(function() while true do end end)()").kind == .timeout)
+    #expect(try failure(lua, "coroutine.resume(coroutine.create(function() while true do end end)) while true do end").kind == .timeout)
+    let nested = try failure(
+      lua, "local co = coroutine.create(function() coroutine.yield() while true do end end) coroutine.resume(co) coroutine.resume(co)")
+    #expect(nested.kind == .timeout)
+    #expect(try lua.run("return coroutine.wrap(function(a) coroutine.yield(a + 1) end)(1)") == [2])
+  }
+
+  @Test func coroutineLibraryStillBehaves() throws {
+    let lua = try LuaState()
+    let results = try lua.run(
+      """
+      local co = coroutine.create(function(a, b) local c = coroutine.yield(a + b) error('x' .. c) end)
+      local r1 = {coroutine.resume(co, 1, 2)}
+      local r2 = {coroutine.resume(co, 'y')}
+      local r3 = {coroutine.resume(co)}
+      local ok, err = pcall(coroutine.wrap(function() error('inside') end))
+      return r1[1], r1[2], r2[1], r2[2]:match('xy$') ~= nil, r3[1], r3[2], coroutine.status(co), err:match('inside') ~= nil
+      """)
+    #expect(results == [true, 3, false, true, false, "cannot resume dead coroutine", "dead", true])
+  }
+
+  @Test func instructionBudget() throws {
+    let lua = try LuaState()
+    lua.instructionLimit = 100_000
+    #expect(try failure(lua, "local i = 0 while true do i = i + 1 end").kind == .instructionLimit)
+    #expect(try lua.run("local s = 0 for i = 1, 100 do s = s + i end return s") == [5050])
+    lua.instructionLimit = nil
+    #expect(try lua.run("local s = 0 for i = 1, 1e6 do s = s + i end return s") == [.number(500000500000)])
+  }
+
+  @Test func interruptFromAnotherThread() async throws {
+    let lua = try LuaState()
+    let handle = lua.interruptHandle
+    let task = Task.detached {
+      try await Task.sleep(for: .milliseconds(50))
+      handle.interrupt()
+    }
+    let error = try failure(lua, "while true do end")
+    #expect(error.kind == .interrupted)
+    _ = try await task.value
+    #expect(try lua.run("return 'alive'") == ["alive"])
+  }
+
+  @Test func handleOutlivesTheState() throws {
+    let handle = try LuaState().interruptHandle
+    handle.interrupt()  // the state is gone: nothing happens
+  }
+
+  @Test func deadlineHasNoEffectOnQuickCalls() throws {
+    let lua = try LuaState()
+    lua.timeout = .seconds(5)
+    let add = try lua.load("local a, b = ... return a + b")
+    for i in 0..<10_000 {
+      #expect(try add.call(.integer(Int64(i)), 1) == [.integer(Int64(i) + 1)])
+    }
+  }
+}
