@@ -170,6 +170,8 @@ void lh_request_stop(lh_state *S, int reason) {
   lh_arm(atomic_load(&S->running));
 }
 
+const void *lh_stop_marker(int reason) { return &lh_stop_markers[reason & 3]; }
+
 int lh_stop_reason(lua_State *L, int idx) {
   if (lua_type(L, idx) != LUA_TLIGHTUSERDATA) return LH_STOP_NONE;
   const char *p = lua_touserdata(L, idx);
@@ -362,6 +364,11 @@ int lh_openlibs(lua_State *L, unsigned mask) {
 const char *lh_copyright(void) { return LUA_COPYRIGHT; }
 
 void lh_setwarnings(lua_State *L, int on) { lua_warning(L, on ? "@on" : "@off", 0); }
+
+void lh_writeline(const char *s, size_t len) {
+  fwrite(s, 1, len, stdout);
+  fputc('\n', stdout);
+}
 
 void lh_collectgarbage(lua_State *L) { lua_gc(L, LUA_GCCOLLECT); }
 

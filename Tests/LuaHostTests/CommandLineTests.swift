@@ -66,7 +66,7 @@ import Testing
   }
 
   @Test func shebangLinesAreSkippedKeepingLineNumbers() throws {
-    let result = try Luahost.run([Luahost.fixture("shebang.lua")])
+    let result = try Luahost.run(["--trusted", Luahost.fixture("shebang.lua")])
     #expect(result.stdout == "shebang ok\t2\n")
   }
 
@@ -81,7 +81,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("chunk.luac").path
     let dump = try Luahost.run(
-      ["-", path], stdin: "io.open(arg[1], 'wb'):write(string.dump(function() print('hi') end)):close()")
+      ["--trusted", "-", path], stdin: "io.open(arg[1], 'wb'):write(string.dump(function() print('hi') end)):close()")
     #expect(dump.status == 0)
     let result = try Luahost.run([path])
     #expect(result.status == 1)
@@ -101,7 +101,7 @@ import Testing
   }
 
   @Test func requiresModules() throws {
-    let result = try Luahost.run(["-l", "m=string", "-e", "print(m.upper('ok'))"])
+    let result = try Luahost.run(["--trusted", "-l", "m=string", "-e", "print(m.upper('ok'))"])
     #expect(result.stdout == "OK\n")
   }
 
@@ -112,6 +112,31 @@ import Testing
     #expect(result.stdout.contains(">> "))
     #expect(result.stdout.contains("multi\n"))
     #expect(result.stderr.contains("stdin:1: oops"))
+  }
+
+  @Test func scriptsAreSandboxedByDefault() throws {
+    let sandboxed = try Luahost.run(["-e", "print(io, os.execute, debug)"])
+    #expect(sandboxed.stdout == "nil\tnil\tnil\n")
+    let trusted = try Luahost.run(["--trusted", "-e", "print(type(io), type(os.execute))"])
+    #expect(trusted.stdout == "table\tfunction\n")
+    let allowed = try Luahost.run(["--allow", "io", "-e", "print(type(io), os.execute)"])
+    #expect(allowed.stdout == "table\tnil\n")
+  }
+
+  @Test func limitFlags() throws {
+    let timeout = try Luahost.run(["--timeout", "100ms", "-e", "while true do end"])
+    #expect(timeout.status == 1)
+    #expect(timeout.stderr.hasPrefix("luahost: execution timed out"))
+    let memory = try Luahost.run(["--memory", "4M", "-e", "local t = {} for i = 1, 1e7 do t[i] = i end"])
+    #expect(memory.status == 1)
+    #expect(memory.stderr.contains("not enough memory"))
+    let budget = try Luahost.run(["--instructions", "10000", "-e", "for i = 1, 1e9 do end"])
+    #expect(budget.stderr.hasPrefix("luahost: instruction limit exceeded"))
+    let bad = try Luahost.run(["--memory", "lots"])
+    #expect(bad.status == 2)
+    #expect(bad.stderr.contains("bad size 'lots'"))
+    let help = try Luahost.run(["--allow", "io", "--help"])
+    #expect(help.stdout.contains("profile: sandbox: base (filtered)") && help.stdout.contains("+ io"))
   }
 
   @Test func optionParsingFollowsLua() throws {

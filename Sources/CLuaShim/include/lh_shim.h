@@ -73,6 +73,8 @@ extern const char lh_stop_markers[4];
 /// Lua documents as safe to call asynchronously. The stop is sticky: it is raised again
 /// after every instruction until the outermost lh_pcall returns, so pcall cannot swallow it.
 void lh_request_stop(lh_state *S, int reason);
+/// The address of lh_stop_markers[reason] (Swift cannot take a C array's address).
+const void *lh_stop_marker(int reason);
 /// The stop reason carried by the error value at idx, or LH_STOP_NONE. [-0, +0]
 int lh_stop_reason(lua_State *L, int idx);
 /// Forgets a stop requested after the outermost call returned (a deadline that passed just
@@ -113,6 +115,10 @@ enum {
 const char *lh_copyright(void);
 /// Turns warnings on or off, as `-W` and `warn("@on")` do. [-0,+0]
 void lh_setwarnings(lua_State *L, int on);
+
+/// Writes len bytes and a newline to C's stdout, the stream `print` uses (Swift 6 cannot
+/// read the global `stdout`).
+void lh_writeline(const char *s, size_t len);
 
 /// Runs a full garbage collection (lua_gc is variadic, which Swift cannot call). [-0,+0]
 void lh_collectgarbage(lua_State *L);

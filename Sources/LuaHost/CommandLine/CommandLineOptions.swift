@@ -1,5 +1,7 @@
 /// The `luahost` command line, parsed as the standard `lua` interpreter parses its own.
 ///
+import Lua
+
 /// `luahost [options] [script [args]]`. Options are handled in order, like `lua`: `-e` and
 /// `-l` run before the script, in the order given.
 public struct CommandLineOptions: Equatable, Sendable {
@@ -27,6 +29,16 @@ public struct CommandLineOptions: Equatable, Sendable {
   public var script: String?
   /// Arguments after the script.
   public var scriptArguments: [String] = []
+  /// `--trusted`: the full standard library, no filtering, no limits unless given.
+  public var trusted = false
+  /// `--allow io,os,package,debug`: libraries granted to the sandbox.
+  public var capabilities: Set<LuaSandbox.Capability> = []
+  /// `--memory SIZE`: bytes (suffixes K, M, G).
+  public var memoryLimit: Int?
+  /// `--timeout DURATION`: per call (suffixes ms, s, m).
+  public var timeout: Duration?
+  /// `--instructions N`: instruction budget per call.
+  public var instructionLimit: Int?
   /// How many leading command-line words were options (for `arg`'s negative indices).
   public var optionCount = 0
 
@@ -58,6 +70,11 @@ public struct CommandLineOptions: Equatable, Sendable {
       case "-i": interactive = true; showVersion = true
       case "-E": ignoreEnvironment = true
       case "-W": warnings = true
+      case "--trusted": trusted = true
+      case "--allow", "--memory", "--timeout", "--instructions":
+        index += 1
+        guard index < arguments.count else { throw UsageError("'\(word)' needs an argument") }
+        try parseLimit(word, arguments[index])
       default:
         let option = String(word.prefix(2))
         let attached = word.dropFirst(2)
@@ -80,6 +97,57 @@ public struct CommandLineOptions: Equatable, Sendable {
       script = arguments[index]
       scriptArguments = Array(arguments[(index + 1)...])
     }
+  }
+}
+
+extension CommandLineOptions {
+  mutating func parseLimit(_ option: String, _ value: String) throws {
+    switch option {
+    case "--allow":
+      for name in value.split(separator: ",") {
+        guard let capability = LuaSandbox.Capability(rawValue: String(name)) else {
+          throw UsageError("unknown capability '\(name)' (known: io, os, package, debug)")
+        }
+        capabilities.insert(capability)
+      }
+    case "--memory":
+      guard let bytes = Self.parseSize(value) else { throw UsageError("bad size '\(value)' for --memory (e.g. 64M)") }
+      memoryLimit = bytes
+    case "--timeout":
+      guard let duration = Self.parseDuration(value) else {
+        throw UsageError("bad duration '\(value)' for --timeout (e.g. 500ms, 2s)")
+      }
+      timeout = duration
+    default:
+      guard let count = Int(value), count > 0 else { throw UsageError("bad count '\(value)' for --instructions") }
+      instructionLimit = count
+    }
+  }
+
+  /// `1024`, `64K`, `64M`, `1G` (binary multiples).
+  static func parseSize(_ text: String) -> Int? {
+    let multipliers: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+    var digits = Substring(text.uppercased())
+    var multiplier = 1
+    if digits.hasSuffix("B") { digits = digits.dropLast() }
+    if let last = digits.last, let m = multipliers[last] {
+      multiplier = m
+      digits = digits.dropLast()
+    }
+    guard let number = Int(digits), number > 0 else { return nil }
+    let (bytes, overflow) = number.multipliedReportingOverflow(by: multiplier)
+    return overflow ? nil : bytes
+  }
+
+  /// `250ms`, `2s`, `1.5s`, `1m`; a bare number is seconds.
+  static func parseDuration(_ text: String) -> Duration? {
+    let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]
+    for (suffix, scale) in units where text.hasSuffix(suffix) {
+      guard let number = Double(text.dropLast(suffix.count)), number > 0, number.isFinite else { return nil }
+      return .milliseconds(Int64(number * scale * 1000))
+    }
+    guard let seconds = Double(text), seconds > 0, seconds.isFinite else { return nil }
+    return .milliseconds(Int64(seconds * 1000))
   }
 }
 

@@ -42,6 +42,11 @@ public struct ScriptRunner {
       -v        show version information
       -E        ignore environment variables
       -W        turn warnings on
+      --trusted          full standard library, no sandbox (can run Lua's test suite)
+      --allow LIBS       grant sandboxed scripts io, os, package and/or debug (comma-separated)
+      --memory SIZE      memory limit, e.g. 64M
+      --timeout DURATION wall-clock limit per call, e.g. 500ms, 2s
+      --instructions N   instruction budget per call
       --help    show this help
       --        stop handling options
       -         stop handling options and execute stdin
@@ -58,12 +63,12 @@ public struct ScriptRunner {
       return 2
     }
     if options.showHelp {
-      StandardStreams.out(Self.usage + "\n")
+      StandardStreams.out(Self.usage + "\n" + Self.describeProfile(options) + "\n")
       return 0
     }
     if options.showVersion { StandardStreams.out(Self.version + "\n") }
     do {
-      let lua = try LuaState(libraries: .all)
+      let lua = try makeState(options)
       defer { lua.close() }
       if options.warnings { lua.setWarnings(true) }
       try makeArgTable(in: lua, options: options)
@@ -98,6 +103,37 @@ public struct ScriptRunner {
       report("\(error)")
       return 1
     }
+  }
+
+  /// The state the options ask for: sandboxed unless `--trusted`.
+  func makeState(_ options: CommandLineOptions) throws -> LuaState {
+    let lua: LuaState
+    if options.trusted {
+      lua = try LuaState(libraries: .all)
+    } else {
+      var sandbox = LuaSandbox()
+      sandbox.capabilities = options.capabilities
+      sandbox.memoryLimit = nil
+      sandbox.timeout = nil
+      lua = try LuaState(sandbox: sandbox)
+    }
+    if let memory = options.memoryLimit { lua.memoryLimit = memory }
+    if let timeout = options.timeout { lua.timeout = timeout }
+    if let instructions = options.instructionLimit { lua.instructionLimit = instructions }
+    return lua
+  }
+
+  /// The profile in effect, as `--help` and `.sandbox` show it.
+  public static func describeProfile(_ options: CommandLineOptions) -> String {
+    func limit(_ value: String?) -> String { value ?? "none" }
+    let libraries = options.trusted
+      ? "all standard libraries (trusted)"
+      : "sandbox: base (filtered), string, table, math, utf8, coroutine, os (clock/time/date/difftime)"
+        + (options.capabilities.isEmpty ? "" : " + " + options.capabilities.map(\.rawValue).sorted().joined(separator: ", "))
+    return """
+      profile: \(libraries)
+      memory: \(limit(options.memoryLimit.map { "\($0) bytes" }))  timeout: \(limit(options.timeout.map { "\($0)" }))  instructions: \(limit(options.instructionLimit.map(String.init)))
+      """
   }
 
   /// An error as `lua` prints it: the message, then the traceback if one was recorded.
