@@ -20,7 +20,7 @@ let package = Package(
     .target(name: "Lua", dependencies: ["CLua", "CLuaShim"]),
     .target(name: "ViewTree"),
     .target(name: "CSystem"),
-    .target(name: "LuaHost", dependencies: ["Lua", "CSystem"]),
+    .target(name: "LuaHost", dependencies: ["Lua", "ViewTree", "CSystem"]),
     .executableTarget(name: "luahost", dependencies: ["LuaHost"]),
     .testTarget(name: "LuaTests", dependencies: ["Lua"]),
     .target(name: "TestSupport", path: "Tests/TestSupport"),

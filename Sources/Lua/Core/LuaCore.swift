@@ -17,6 +17,8 @@ final class LuaCore {
   var current: OpaquePointer?
   /// Metatables of Swift classes exposed as userdata, as registry references.
   var objectMetatables: [ObjectIdentifier: Int32] = [:]
+  /// Registry reference of the weak-valued table that maps object addresses to userdata.
+  var objectCache: Int32?
   /// Names of those classes, for error messages.
   var objectTypeNames: [ObjectIdentifier: String] = [:]
 

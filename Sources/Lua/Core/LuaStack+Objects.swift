@@ -13,14 +13,45 @@ extension LuaStack {
 
   /// Pushes `object` as a userdata with its type's metatable, registering a default
   /// metatable for types never registered. [-0, +1]
+  ///
+  /// The same object always gives the same userdata while Lua holds it (a weak-valued
+  /// cache keyed by the object's address; the userdata retains the object, so the address
+  /// cannot be reused while the entry exists), so `==` and table keys work on objects.
   func pushObject(_ object: AnyObject) throws {
     try reserve(8)
+    let address = Unmanaged.passUnretained(object).toOpaque()
+    pushObjectCache()
+    if lua_rawgetp(L, -1, address) == LUA_TUSERDATA {
+      lua_rotate(L, -2, 1)  // ... ud cache
+      pop()
+      return
+    }
+    pop()
     let id = ObjectIdentifier(type(of: object))
     let metatable = core.objectMetatables[id] ?? registerDefaultMetatable(for: object)
     lua_rawgeti(L, registryIndex, lua_Integer(metatable))
     lh_pushobject(L, Unmanaged.passRetained(object).toOpaque(), -1)
-    lua_rotate(L, -2, 1)  // ... ud mt
+    lua_rotate(L, -2, 1)  // ... cache ud mt
     pop()
+    lua_pushvalue(L, -1)
+    lua_rawsetp(L, -3, address)
+    lua_rotate(L, -2, 1)  // ... ud cache
+    pop()
+  }
+
+  /// Pushes the weak-valued table of object userdata. [-0, +1]
+  private func pushObjectCache() {
+    if let ref = core.objectCache {
+      lua_rawgeti(L, registryIndex, lua_Integer(ref))
+      return
+    }
+    lua_createtable(L, 0, 0)
+    lua_createtable(L, 0, 1)
+    push("v")
+    setField("__mode")
+    lua_setmetatable(L, -2)
+    lua_pushvalue(L, -1)
+    core.objectCache = luaL_ref(L, registryIndex)
   }
 
   /// Stores the metatable on top as the one for `type`. [-1, +0]

@@ -13,6 +13,8 @@ public struct LuaObjectType<Object: AnyObject> {
   var getters: [String: (Object) throws -> LuaValue] = [:]
   var setters: [String: (Object, LuaValue) throws -> Void] = [:]
   var metamethods: [LuaMetamethod: ([LuaValue]) throws -> [LuaValue]] = [:]
+  var fallbackGet: ((Object, LuaValue) throws -> LuaValue)?
+  var fallbackSet: ((Object, LuaValue, LuaValue) throws -> Void)?
 
   init(name: String) { self.name = name }
 
@@ -29,6 +31,17 @@ public struct LuaObjectType<Object: AnyObject> {
   ) {
     getters[name] = get
     setters[name] = set
+  }
+
+  /// Handles reads of keys that are neither properties nor methods (by default they are
+  /// `nil`), e.g. for objects with dynamic fields.
+  public mutating func index(_ body: @escaping (Object, LuaValue) throws -> LuaValue) {
+    fallbackGet = body
+  }
+
+  /// Handles writes of keys that are not settable properties (by default an error).
+  public mutating func newIndex(_ body: @escaping (Object, LuaValue, LuaValue) throws -> Void) {
+    fallbackSet = body
   }
 
   /// Adds a metamethod. `body` receives all of Lua's operands (e.g. both sides of `+`),

@@ -30,13 +30,17 @@ extension LuaState {
     }
     let getters = description.getters
     let setters = description.setters
+    let fallbackGet = description.fallbackGet
+    let fallbackSet = description.fallbackSet
     try stack.push(
       LuaCallback(core: core, values: { arguments in
         let object = try Self.unwrap(arguments.first, as: Object.self, name: name)
-        guard arguments.count > 1, case .string(let key) = arguments[1], let field = key.string
-        else { return [.nil] }
-        if let getter = getters[field] { return [try getter(object)] }
-        return [methods[field].map(LuaValue.function) ?? .nil]
+        let key = arguments.count > 1 ? arguments[1] : .nil
+        if case .string(let text) = key, let field = text.string {
+          if let getter = getters[field] { return [try getter(object)] }
+          if let method = methods[field] { return [.function(method)] }
+        }
+        return [try fallbackGet?(object, key) ?? .nil]
       }))
     stack.setField("__index")
     try stack.push(
@@ -45,6 +49,10 @@ extension LuaState {
         let key = arguments.count > 1 ? arguments[1] : .nil
         guard case .string(let text) = key, let field = text.string, let setter = setters[field]
         else {
+          if let fallbackSet, getters[key.description] == nil {
+            try fallbackSet(object, key, arguments.count > 2 ? arguments[2] : .nil)
+            return []
+          }
           let what = getters[key.description] != nil ? "read-only property" : "field"
           throw LuaError(kind: .runtime, message: "cannot set \(what) '\(key)' of \(name)")
         }

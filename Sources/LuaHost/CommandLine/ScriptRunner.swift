@@ -1,4 +1,5 @@
 import Lua
+import ViewTree
 
 #if canImport(Glibc)
   import Glibc
@@ -70,6 +71,13 @@ public struct ScriptRunner {
     do {
       let lua = try makeState(options)
       defer { lua.close() }
+      let startsRepl = options.interactive
+        || (options.script == nil && stdinIsTerminal && options.actions.isEmpty && !options.showVersion)
+      let root = options.script == nil && startsRepl ? DemoApp.makeWindow() : View.window(id: "root")
+      let presenter = TranscriptAlertPresenter { StandardStreams.out($0) }
+      root.environment.alertPresenter = presenter
+      let tree = try ScriptedTree(lua: lua, root: root)
+      defer { withExtendedLifetime(tree) {} }
       if options.warnings { lua.setWarnings(true) }
       try makeArgTable(in: lua, options: options)
       if !options.ignoreEnvironment { try runInit(in: lua) }
@@ -84,15 +92,13 @@ public struct ScriptRunner {
       }
       if let script = options.script {
         try runScript(script, in: lua, arguments: options.scriptArguments)
-      } else if options.interactive || (stdinIsTerminal && options.actions.isEmpty && !options.showVersion) {
+      } else if startsRepl {
         if !options.interactive { StandardStreams.out(Self.version + "\n") }
       } else if options.actions.isEmpty && !options.showVersion {
         try runScript("-", in: lua, arguments: [])
       }
-      if options.interactive || (options.script == nil && stdinIsTerminal && options.actions.isEmpty && !options.showVersion) {
-        PlainRepl(lua: lua).run()
-      }
-      return 0
+      if startsRepl { PlainRepl(lua: lua).run() }
+      return presenter.sawUnhandled ? 1 : 0
     } catch let error as LuaError where error.kind == .file {
       report(error.message)
       return 2

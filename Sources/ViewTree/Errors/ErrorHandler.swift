@@ -30,22 +30,9 @@ public struct ErrorHandler {
     return true
   }
 
-  /// Runs `body`; an error it throws goes to the nearest boundary.
-  ///
-  /// - Returns: `true` if `body` returned normally.
-  @discardableResult
-  public func handle(_ body: () throws -> Void) -> Bool {
-    do {
-      try body()
-      return true
-    } catch {
-      handle(error)
-      return false
-    }
-  }
-
   /// Runs `body` and returns its result; an error it throws goes to the nearest boundary.
   ///
+  /// For a `Void` body the result is `()` on success and `nil` if `body` threw.
   /// - Returns: The result of `body`, or `nil` if it threw.
   @discardableResult
   public func handle<T>(_ body: () throws -> T) -> T? {
@@ -57,16 +44,10 @@ public struct ErrorHandler {
     }
   }
 
-  /// Runs `body`; an error it throws goes to the nearest boundary. Enables `errorHandler { … }`.
-  ///
-  /// - Returns: `true` if `body` returned normally.
-  @discardableResult
-  public func callAsFunction(_ body: () throws -> Void) -> Bool {
-    handle(body)
-  }
-
   /// Runs `body` and returns its result; an error it throws goes to the nearest boundary.
   ///
+  /// This makes `errorHandler { try … }` work. For a `Void` body the result
+  /// is `()` on success and `nil` if `body` threw.
   /// - Returns: The result of `body`, or `nil` if it threw.
   @discardableResult
   public func callAsFunction<T>(_ body: () throws -> T) -> T? {

@@ -22,7 +22,9 @@ extension View {
   ///   if `index` is not a valid position. The tree is unchanged when it throws.
   @discardableResult
   public func insert(_ child: View, at index: Int) throws(ViewTreeError) -> View {
-    if isSelfOrDescendant(of: child) {
+    // A view without children can only be its own ancestor by being `self`;
+    // this keeps appending leaves O(1) however deep the parent is.
+    if child === self || (!child.children.isEmpty && isSelfOrDescendant(of: child)) {
       throw .wouldCreateCycle(child: child.path, parent: path)
     }
     let others = child.parent === self ? children.count - 1 : children.count

@@ -21,13 +21,22 @@ extension View {
 
   /// The ids from the root down to this view, joined with `/`, like `root/settings/crash`.
   public var path: String {
+    guard parent != nil else { return id }
     var ids: [String] = []
+    var length = 0
     var node: View? = self
     while let current = node {
       ids.append(current.id)
+      length += current.id.utf8.count + 1
       node = current.parent
     }
-    return ids.reversed().joined(separator: "/")
+    var path = ""
+    path.reserveCapacity(length)
+    for index in ids.indices.reversed() {
+      path += ids[index]
+      if index > 0 { path += "/" }
+    }
+    return path
   }
 
   /// Whether `view` is this view or one of its ancestors.

@@ -8,10 +8,14 @@ public typealias ViewAction = (View) throws -> Void
 /// A live node in a view tree.
 ///
 /// Views are reference types that form a tree: a parent owns its ordered
-/// ``children`` strongly, and each child points back through a weak
+/// ``children`` strongly, and each child points back through a non-owning
 /// ``parent``. Every walk over the tree (lookup, paths, environment reads,
 /// error dispatch and teardown) is a loop, so trees may be many thousands
 /// of levels deep.
+///
+/// Nothing holds a root but its owner: keep a reference to the window (or
+/// other root) for as long as the tree should live. A view held on its own
+/// does not keep its ancestors alive; when they go, it becomes a root.
 ///
 /// A tree is confined to one thread. `View` is deliberately not `Sendable`.
 public final class View {
@@ -29,7 +33,15 @@ public final class View {
   public internal(set) var children: [View] = []
 
   /// The view that holds this one as a child, or `nil` for a root.
-  public internal(set) weak var parent: View?
+  ///
+  /// Not `weak`: a weak reference gives every view a side table, which sends
+  /// every retain and release of a view down the runtime's slow path (it made
+  /// environment reads and error dispatch several times slower). Instead the
+  /// tree keeps an invariant: this is set only while the parent holds the view
+  /// in ``children``, and cleared on removal and in the parent's `deinit`, so
+  /// it never outlives the parent. `unowned` (safe) still traps rather than
+  /// read freed memory if that invariant were ever broken.
+  public internal(set) unowned var parent: View?
 
   /// The action ``tap()`` runs.
   public var onTap: ViewAction?
@@ -74,14 +86,18 @@ public final class View {
 
   // Releasing a chain of strong child references recurses once per level.
   // Instead, steal the children of every node we hold the last reference
-  // to, so each node is freed with no children left.
+  // to, so each node is freed with no children left. Every child is
+  // detached before its parent can be freed, so no `parent` dangles, even
+  // while user code runs in the deinit of an action's captures.
   deinit {
     guard !children.isEmpty else { return }
     var pending = children
     children = []
+    for child in pending { child.parent = nil }
     while !pending.isEmpty {
       var node = pending.removeLast()
       if isKnownUniquelyReferenced(&node), !node.children.isEmpty {
+        for child in node.children { child.parent = nil }
         pending.append(contentsOf: node.children)
         node.children = []
       }

@@ -1,0 +1,54 @@
+import Lua
+import ViewTree
+
+/// Exposes a live view tree to Lua as the global `ui`.
+///
+/// Views are userdata (the same view is always the same userdata); actions and boundary
+/// filters are Lua functions; errors from Lua actions become `LuaError`s that travel up the
+/// tree in Swift to the nearest boundary, which raises an alert. See README, "The Lua API".
+///
+/// Lifetime: actions are held by their views; a Lua function that captures its own view
+/// forms a cycle across Lua and Swift that is broken when the state closes. Close the
+/// state (or unload the plugin) to free a tree built from Lua.
+public final class ScriptedTree {
+  /// The window at the root of the tree.
+  public let root: View
+  /// The state the tree is exposed in; the tree keeps it alive.
+  public let lua: LuaState
+
+  /// Installs `ui` in `lua`, with `root` as `ui.root`.
+  /// - Throws: ``LuaError`` if the state is closed.
+  public init(lua: LuaState, root: View) throws {
+    self.lua = lua
+    self.root = root
+    try registerViewType()
+    try registerEnvironmentType()
+    try lua.globals().set("ui", .table(makeModule()))
+  }
+
+  /// The Lua userdata for `view`.
+  func value(_ view: View?) throws -> LuaValue {
+    guard let view else { return .nil }
+    return try lua.userdata(view)
+  }
+
+  /// A Lua function that runs `body` with this tree, holding the tree weakly: Lua keeps
+  /// its functions until the state closes, and the tree owns the state.
+  func function(_ body: @escaping (ScriptedTree, [LuaValue]) throws -> [LuaValue]) throws -> LuaValue {
+    .function(
+      try lua.function { [weak self] arguments in
+        guard let self else { throw Self.goneError }
+        return try body(self, arguments)
+      })
+  }
+
+  static var goneError: LuaError { LuaError(kind: .usage, message: "the view tree's Lua state is gone") }
+
+  /// The view a Lua value holds, or a Lua error naming the argument.
+  static func view(_ value: LuaValue?, argument: String = "view") throws -> View {
+    guard case .userdata(let userdata)? = value, let view = userdata.object(as: View.self) else {
+      throw LuaError(kind: .runtime, message: "bad \(argument): view expected, got \(value?.typeName ?? "no value")")
+    }
+    return view
+  }
+}
