@@ -150,3 +150,32 @@ import Testing
     #expect(afterDashes.script == "-e")
   }
 }
+
+@Suite struct SeedScenarioTests {
+  @Test func seedExampleThroughTheRealBinary() throws {
+    let script = Luahost.fixtures.deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("scripts/seed.lua").path
+    let result = try Luahost.run([script])
+    #expect(result.status == 0)
+    #expect(
+      result.stdout == """
+        alert: Error
+          message: MyError()
+          view: root/content/error-handling/deeply-buried/crash
+          source: \(script):13
+          dismiss: That sucks
+        boundary root/content/error-handling shows: Error / MyError() / That sucks
+        raised at: root/content/error-handling/deeply-buried/crash
+        alert repeated: Error ×2 [root/content/error-handling/deeply-buried/crash]
+        sibling alert: nil; count at the nearest boundary: 2
+        after dismissal: nil
+
+        """)
+  }
+
+  @Test func unhandledErrorsExitOne() throws {
+    let result = try Luahost.run(["-e", "ui.root:add(ui.button{id = 'b', on_tap = function() error('loose', 0) end}):tap()"])
+    #expect(result.status == 1)
+    #expect(result.stdout.hasPrefix("alert: Unhandled error\n  message: loose\n  view: root/b\n"))
+  }
+}

@@ -36,7 +36,9 @@ extension ScriptedTree {
         guard name != "error_handler" else {
           throw LuaError(kind: .runtime, message: "env.error_handler cannot be replaced")
         }
-        try environment.liveView().setEnvironment(named: name, to: value.isNil ? nil : value)
+        // `nil` must be Optional<Any>.none: LuaValue is itself expressible by `nil`.
+        let stored: Any? = value.isNil ? Optional<Any>.none : value
+        try environment.liveView().setEnvironment(named: name, to: stored)
       }
       type.metamethod(.tostring) { arguments in
         guard case .userdata(let userdata)? = arguments.first,

@@ -42,10 +42,9 @@ extension View {
     for error: any Error, origin: View, configuration: BoundaryConfiguration, isUnhandled: Bool
   ) {
     let message = Alert.message(for: error)
-    let path = origin.path
     let title = configuration.title
     if let index = pendingAlerts.firstIndex(where: {
-      $0.message == message && $0.path == path && $0.title == title
+      $0.message == message && $0.title == title && origin.hasPath($0.path)
     }) {
       pendingAlerts[index].count += 1
       environment.alertPresenter?.countChanged(pendingAlerts[index], boundary: self)
@@ -56,7 +55,7 @@ extension View {
       return
     }
     let alert = Alert(
-      title: title, message: message, dismissLabel: configuration.dismissLabel, path: path,
+      title: title, message: message, dismissLabel: configuration.dismissLabel, path: origin.path,
       isUnhandled: isUnhandled, error: error)
     pendingAlerts.append(alert)
     if pendingAlerts.count == 1 {

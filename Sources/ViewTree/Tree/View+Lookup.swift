@@ -22,21 +22,51 @@ extension View {
   /// The ids from the root down to this view, joined with `/`, like `root/settings/crash`.
   public var path: String {
     guard parent != nil else { return id }
-    var ids: [String] = []
-    var length = 0
+    var length = -1
     var node: View? = self
     while let current = node {
-      ids.append(current.id)
       length += current.id.utf8.count + 1
       node = current.parent
     }
-    var path = ""
-    path.reserveCapacity(length)
-    for index in ids.indices.reversed() {
-      path += ids[index]
-      if index > 0 { path += "/" }
+    // Fill the string from its end while walking up: no array, one allocation.
+    return String(unsafeUninitializedCapacity: length) { buffer in
+      var end = length
+      var node: View? = self
+      while let current = node {
+        let utf8 = current.id.utf8
+        end -= utf8.count
+        _ = UnsafeMutableBufferPointer(rebasing: buffer[end..<end + utf8.count])
+          .initialize(from: utf8)
+        if end > 0 {
+          end -= 1
+          buffer[end] = UInt8(ascii: "/")
+        }
+        node = current.parent
+      }
+      return length
     }
-    return path
+  }
+
+  /// Whether ``path`` equals `candidate`, decided without building the path.
+  func hasPath(_ candidate: String) -> Bool {
+    var candidate = candidate
+    return candidate.withUTF8 { path in
+      var end = path.count
+      var node: View? = self
+      while let current = node {
+        var id = current.id
+        let matches = id.withUTF8 { id in
+          end >= id.count && path[(end - id.count)..<end].elementsEqual(id)
+        }
+        guard matches else { return false }
+        end -= current.id.utf8.count
+        node = current.parent
+        guard node != nil else { return end == 0 }
+        guard end > 0, path[end - 1] == UInt8(ascii: "/") else { return false }
+        end -= 1
+      }
+      return false
+    }
   }
 
   /// Whether `view` is this view or one of its ancestors.
