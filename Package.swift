@@ -23,6 +23,7 @@ let package = Package(
     .target(name: "LuaHost", dependencies: ["Lua", "ViewTree", "CSystem"]),
     .executableTarget(name: "luahost", dependencies: ["LuaHost"]),
     .testTarget(name: "LuaTests", dependencies: ["Lua"]),
+    .testTarget(name: "ViewTreeTests", dependencies: ["ViewTree"]),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "LuaHostTests", dependencies: ["LuaHost", "TestSupport", "luahost"]),
   ],

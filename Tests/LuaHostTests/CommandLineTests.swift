@@ -40,7 +40,8 @@ import Testing
   @Test func missingFileIsAUsageError() throws {
     let result = try Luahost.run(["/no/such/script.lua"])
     #expect(result.status == 2)
-    #expect(result.stderr == "luahost: cannot open /no/such/script.lua: No such file or directory\n")
+    #expect(
+      result.stderr == "luahost: cannot open /no/such/script.lua: No such file or directory\n")
   }
 
   @Test func directoryIsAUsageError() throws {
@@ -81,7 +82,8 @@ import Testing
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("chunk.luac").path
     let dump = try Luahost.run(
-      ["--trusted", "-", path], stdin: "io.open(arg[1], 'wb'):write(string.dump(function() print('hi') end)):close()")
+      ["--trusted", "-", path],
+      stdin: "io.open(arg[1], 'wb'):write(string.dump(function() print('hi') end)):close()")
     #expect(dump.status == 0)
     let result = try Luahost.run([path])
     #expect(result.status == 1)
@@ -94,9 +96,11 @@ import Testing
     #expect(version.stdout.hasPrefix("luahost ") && version.stdout.contains("Lua 5.4"))
     let help = try Luahost.run(["--help"])
     #expect(help.status == 0 && help.stdout.hasPrefix("usage: luahost"))
-    let initialized = try Luahost.run(["-e", "print(greeting)"], environment: ["LUA_INIT": "greeting = 'hi'"])
+    let initialized = try Luahost.run(
+      ["-e", "print(greeting)"], environment: ["LUA_INIT": "greeting = 'hi'"])
     #expect(initialized.stdout == "hi\n")
-    let ignored = try Luahost.run(["-E", "-e", "print(greeting)"], environment: ["LUA_INIT": "greeting = 'hi'"])
+    let ignored = try Luahost.run(
+      ["-E", "-e", "print(greeting)"], environment: ["LUA_INIT": "greeting = 'hi'"])
     #expect(ignored.stdout == "nil\n")
   }
 
@@ -106,7 +110,8 @@ import Testing
   }
 
   @Test func interactiveModeWithPipedInput() throws {
-    let result = try Luahost.run(["-i"], stdin: "x = 20\nx + 1\nfunction f()\n  return 'multi'\nend\nf()\nerror('oops')\n")
+    let result = try Luahost.run(
+      ["-i"], stdin: "x = 20\nx + 1\nfunction f()\n  return 'multi'\nend\nf()\nerror('oops')\n")
     #expect(result.status == 0)
     #expect(result.stdout.contains("> 21\n"))
     #expect(result.stdout.contains(">> "))
@@ -127,7 +132,9 @@ import Testing
     let timeout = try Luahost.run(["--timeout", "100ms", "-e", "while true do end"])
     #expect(timeout.status == 1)
     #expect(timeout.stderr.hasPrefix("luahost: execution timed out"))
-    let memory = try Luahost.run(["--memory", "4M", "-e", "local t = {} for i = 1, 1e7 do t[i] = i end"])
+    let memory = try Luahost.run([
+      "--memory", "4M", "-e", "local t = {} for i = 1, 1e7 do t[i] = i end",
+    ])
     #expect(memory.status == 1)
     #expect(memory.stderr.contains("not enough memory"))
     let budget = try Luahost.run(["--instructions", "10000", "-e", "for i = 1, 1e9 do end"])
@@ -136,11 +143,14 @@ import Testing
     #expect(bad.status == 2)
     #expect(bad.stderr.contains("bad size 'lots'"))
     let help = try Luahost.run(["--allow", "io", "--help"])
-    #expect(help.stdout.contains("profile: sandbox: base (filtered)") && help.stdout.contains("+ io"))
+    #expect(
+      help.stdout.contains("profile: sandbox: base (filtered)") && help.stdout.contains("+ io"))
   }
 
   @Test func optionParsingFollowsLua() throws {
-    let options = try CommandLineOptions(parsing: ["-W", "-e", "x=1", "-lfoo", "script.lua", "-e", "y"])
+    let options = try CommandLineOptions(parsing: [
+      "-W", "-e", "x=1", "-lfoo", "script.lua", "-e", "y",
+    ])
     #expect(options.warnings)
     #expect(options.actions == [.execute("x=1"), .require(global: "foo", module: "foo")])
     #expect(options.script == "script.lua")
@@ -174,7 +184,9 @@ import Testing
   }
 
   @Test func unhandledErrorsExitOne() throws {
-    let result = try Luahost.run(["-e", "ui.root:add(ui.button{id = 'b', on_tap = function() error('loose', 0) end}):tap()"])
+    let result = try Luahost.run([
+      "-e", "ui.root:add(ui.button{id = 'b', on_tap = function() error('loose', 0) end}):tap()",
+    ])
     #expect(result.status == 1)
     #expect(result.stdout.hasPrefix("alert: Unhandled error\n  message: loose\n  view: root/b\n"))
   }

@@ -83,10 +83,13 @@ final class Recorder: AlertPresenter {
     #expect(presented.count == 2)
     #expect(presented[0] == ("top", "declined"))
     #expect(presented[1] == ("transformer", "nicer: raw"))
-    let queued = try run("local t = {} for i, a in ipairs(top.alerts) do t[i] = a.message end return table.concat(t, '|')")
+    let queued = try run(
+      "local t = {} for i, a in ipairs(top.alerts) do t[i] = a.message end return table.concat(t, '|')"
+    )
     let messages = try String(luaValue: queued[0]).split(separator: "|").map(String.init)
     #expect(messages.count == 3)
-    #expect(messages[1].hasPrefix("(error object is a table value)") || messages[1].contains("table"))
+    #expect(
+      messages[1].hasPrefix("(error object is a table value)") || messages[1].contains("table"))
     #expect(messages[2].contains("handler broke") && messages[2].contains("original"))
   }
 
@@ -101,8 +104,13 @@ final class Recorder: AlertPresenter {
       """)
     #expect(recorder.presented.count == 1)
     #expect(recorder.presented[0].alert.title == "Unhandled error")
-    #expect(try run("return ui.root.alert.count, #ui.root.alerts, ui.root.alerts[2].message") == [2, 2, "second"])
-    #expect(try run("return ui.root:dismiss(), ui.root.alert.message, ui.root:dismiss(), ui.root.alert") == [true, "second", true, .nil])
+    #expect(
+      try run("return ui.root.alert.count, #ui.root.alerts, ui.root.alerts[2].message") == [
+        2, 2, "second",
+      ])
+    #expect(
+      try run("return ui.root:dismiss(), ui.root.alert.message, ui.root:dismiss(), ui.root.alert")
+        == [true, "second", true, .nil])
     #expect(recorder.presented.count == 2)
   }
 
@@ -119,8 +127,12 @@ final class Recorder: AlertPresenter {
       }
       for i, f in ipairs(values) do g:add(ui.button{id = 'v' .. i, on_tap = f}) ui.find('v' .. i):tap() end
       """)
-    let messages = try String(luaValue: run("local t = {} for i, a in ipairs(g.alerts) do t[i] = a.message end return table.concat(t, '|')")[0])
-      .split(separator: "|").map(String.init)
+    let messages = try String(
+      luaValue: run(
+        "local t = {} for i, a in ipairs(g.alerts) do t[i] = a.message end return table.concat(t, '|')"
+      )[0]
+    )
+    .split(separator: "|").map(String.init)
     #expect(messages.count == 5)
     #expect(messages[0] == "(error object is a table value)")
     #expect(messages[1] == "(error object is a nil value)")
@@ -175,7 +187,10 @@ final class Recorder: AlertPresenter {
     // Detached, the view is its own root: its root default keeps the alert, and the tree
     // it left never sees the error.
     #expect(recorder.presented.isEmpty)
-    #expect(try run("return removed.alert.title, removed.alert.message, g.alert") == ["Unhandled error", "after removal", .nil])
+    #expect(
+      try run("return removed.alert.title, removed.alert.message, g.alert") == [
+        "Unhandled error", "after removal", .nil,
+      ])
   }
 
   @Test func deepTreesFromLua() throws {

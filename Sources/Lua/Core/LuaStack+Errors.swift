@@ -87,6 +87,6 @@ extension LuaStack {
       }
       if (try? push(luaError.value)) != nil { return }
     }
-    if (try? pushObject(SwiftErrorBox(error))) == nil { lua_pushnil(L) }
+    if (try? pushObject(SwiftErrorBox(error), cached: false)) == nil { lua_pushnil(L) }
   }
 }

@@ -17,8 +17,13 @@ extension LuaStack {
   /// The same object always gives the same userdata while Lua holds it (a weak-valued
   /// cache keyed by the object's address; the userdata retains the object, so the address
   /// cannot be reused while the entry exists), so `==` and table keys work on objects.
-  func pushObject(_ object: AnyObject) throws {
+  /// `cached: false` skips the cache, for objects that are never pushed twice (error boxes).
+  func pushObject(_ object: AnyObject, cached: Bool = true) throws {
     try reserve(8)
+    if !cached {
+      try pushNewObject(object)
+      return
+    }
     let address = Unmanaged.passUnretained(object).toOpaque()
     pushObjectCache()
     if lua_rawgetp(L, -1, address) == LUA_TUSERDATA {
@@ -27,15 +32,20 @@ extension LuaStack {
       return
     }
     pop()
+    try pushNewObject(object)  // ... cache ud
+    lua_pushvalue(L, -1)
+    lua_rawsetp(L, -3, address)
+    lua_rotate(L, -2, 1)  // ... ud cache
+    pop()
+  }
+
+  /// Pushes a new userdata for `object`. [-0, +1]
+  private func pushNewObject(_ object: AnyObject) throws {
     let id = ObjectIdentifier(type(of: object))
     let metatable = core.objectMetatables[id] ?? registerDefaultMetatable(for: object)
     lua_rawgeti(L, registryIndex, lua_Integer(metatable))
     lh_pushobject(L, Unmanaged.passRetained(object).toOpaque(), -1)
-    lua_rotate(L, -2, 1)  // ... cache ud mt
-    pop()
-    lua_pushvalue(L, -1)
-    lua_rawsetp(L, -3, address)
-    lua_rotate(L, -2, 1)  // ... ud cache
+    lua_rotate(L, -2, 1)  // ... ud mt
     pop()
   }
 

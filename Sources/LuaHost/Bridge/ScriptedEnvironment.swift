@@ -22,9 +22,13 @@ extension ScriptedTree {
         guard let self else { throw ScriptedTree.goneError }
         let view = try environment.liveView()
         let name = try String(luaValue: key)
-        guard name == "error_handler" else { return ScriptedTree.luaValue(of: view.environment[named: name]) }
+        guard name == "error_handler" else {
+          return ScriptedTree.luaValue(of: view.environment[named: name])
+        }
         return try self.function { [weak view] _, arguments in
-          guard let view else { throw LuaError(kind: .runtime, message: "error_handler: the view is gone") }
+          guard let view else {
+            throw LuaError(kind: .runtime, message: "error_handler: the view is gone")
+          }
           let body = try LuaFunction(luaValue: arguments.first ?? .nil)
           let extra = Array(arguments.dropFirst())
           let results = view.environment.errorHandler { try body.call(arguments: extra) }

@@ -18,7 +18,9 @@ extension ScriptedTree {
     for (name, kind) in kinds {
       try module.set(
         name,
-        function { tree, arguments in [try tree.value(tree.makeView(kind, spec: arguments.first ?? .nil))] })
+        function { tree, arguments in
+          [try tree.value(tree.makeView(kind, spec: arguments.first ?? .nil))]
+        })
     }
     return module
   }
@@ -29,8 +31,13 @@ extension ScriptedTree {
     switch spec {
     case .nil: table = nil
     case .table(let t): table = t
-    case .string(let s): table = try lua.makeTable(); try table?.set("id", .string(s))
-    default: throw LuaError(kind: .runtime, message: "bad argument #1 to 'ui.\(kind.luaName)' (table expected, got \(spec.typeName))")
+    case .string(let s):
+      table = try lua.makeTable()
+      try table?.set("id", .string(s))
+    default:
+      throw LuaError(
+        kind: .runtime,
+        message: "bad argument #1 to 'ui.\(kind.luaName)' (table expected, got \(spec.typeName))")
     }
     func field(_ name: String) throws -> LuaValue { try table?.get(name) ?? .nil }
     func string(_ name: String) throws -> String? {
@@ -62,7 +69,8 @@ extension ScriptedTree {
     switch handler {
     case .nil: function = nil
     case .function(let f): function = f
-    default: throw LuaError(kind: .runtime, message: "\(name) must be a function, got \(handler.typeName)")
+    default:
+      throw LuaError(kind: .runtime, message: "\(name) must be a function, got \(handler.typeName)")
     }
     switch name {
     case "on_tap":
@@ -128,7 +136,9 @@ extension ScriptedTree {
     try table.set("path", .string(LuaString(alert.path)))
     try table.set("count", .integer(Int64(alert.count)))
     try table.set("unhandled", .boolean(alert.isUnhandled))
-    if let location = alert.sourceLocation { try table.set("location", .string(LuaString(location))) }
+    if let location = alert.sourceLocation {
+      try table.set("location", .string(LuaString(location)))
+    }
     if let traceback = alert.traceback { try table.set("traceback", .string(LuaString(traceback))) }
     return .table(table)
   }

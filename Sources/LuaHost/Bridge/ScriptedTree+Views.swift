@@ -27,7 +27,9 @@ extension ScriptedTree {
       for name in ["title", "text"] {
         type.property(
           name, get: { $0.properties[name]?.stringValue.map { .string(LuaString($0)) } ?? .nil },
-          set: { view, value in view.properties[name] = value.isNil ? nil : .string(try string(value)) })
+          set: { view, value in
+            view.properties[name] = value.isNil ? nil : .string(try string(value))
+          })
       }
       type.property(
         "value", get: { .string(LuaString($0.value)) },
@@ -38,7 +40,8 @@ extension ScriptedTree {
         "alerts",
         get: { view in
           let tree = try tree()
-          return try tree.lua.value(([view.alert].compactMap { $0 } + view.queuedAlerts).map { try tree.table($0) })
+          return try tree.lua.value(
+            ([view.alert].compactMap { $0 } + view.queuedAlerts).map { try tree.table($0) })
         })
       type.property("is_boundary", get: { .boolean($0.boundary != nil) })
       for handler in ["on_tap", "on_change", "on_error"] {
@@ -60,7 +63,8 @@ extension ScriptedTree {
       }
       type.method("move") { view, arguments in
         let parent = try ScriptedTree.view(arguments.first, argument: "parent")
-        let index = try arguments.count > 1 && !arguments[1].isNil ? Int(luaValue: arguments[1]) - 1 : nil
+        let index =
+          try arguments.count > 1 && !arguments[1].isNil ? Int(luaValue: arguments[1]) - 1 : nil
         try view.move(to: parent, at: index)
         return []
       }
@@ -76,4 +80,3 @@ extension ScriptedTree {
     }
   }
 }
-

@@ -34,7 +34,9 @@ public final class ScriptedTree {
 
   /// A Lua function that runs `body` with this tree, holding the tree weakly: Lua keeps
   /// its functions until the state closes, and the tree owns the state.
-  func function(_ body: @escaping (ScriptedTree, [LuaValue]) throws -> [LuaValue]) throws -> LuaValue {
+  func function(_ body: @escaping (ScriptedTree, [LuaValue]) throws -> [LuaValue]) throws
+    -> LuaValue
+  {
     .function(
       try lua.function { [weak self] arguments in
         guard let self else { throw Self.goneError }
@@ -42,12 +44,16 @@ public final class ScriptedTree {
       })
   }
 
-  static var goneError: LuaError { LuaError(kind: .usage, message: "the view tree's Lua state is gone") }
+  static var goneError: LuaError {
+    LuaError(kind: .usage, message: "the view tree's Lua state is gone")
+  }
 
   /// The view a Lua value holds, or a Lua error naming the argument.
   static func view(_ value: LuaValue?, argument: String = "view") throws -> View {
     guard case .userdata(let userdata)? = value, let view = userdata.object(as: View.self) else {
-      throw LuaError(kind: .runtime, message: "bad \(argument): view expected, got \(value?.typeName ?? "no value")")
+      throw LuaError(
+        kind: .runtime,
+        message: "bad \(argument): view expected, got \(value?.typeName ?? "no value")")
     }
     return view
   }

@@ -67,7 +67,9 @@ public struct CommandLineOptions: Equatable, Sendable {
       switch word {
       case "--help", "-h": showHelp = true
       case "--version", "-v": showVersion = true
-      case "-i": interactive = true; showVersion = true
+      case "-i":
+        interactive = true
+        showVersion = true
       case "-E": ignoreEnvironment = true
       case "-W": warnings = true
       case "--trusted": trusted = true
@@ -83,7 +85,10 @@ public struct CommandLineOptions: Equatable, Sendable {
         case "-l":
           let spec = try value(for: "-l", attached: attached)
           if let equals = spec.firstIndex(of: "=") {
-            actions.append(.require(global: String(spec[..<equals]), module: String(spec[spec.index(after: equals)...])))
+            actions.append(
+              .require(
+                global: String(spec[..<equals]), module: String(spec[spec.index(after: equals)...]))
+            )
           } else {
             actions.append(.require(global: spec, module: spec))
           }
@@ -111,7 +116,9 @@ extension CommandLineOptions {
         capabilities.insert(capability)
       }
     case "--memory":
-      guard let bytes = Self.parseSize(value) else { throw UsageError("bad size '\(value)' for --memory (e.g. 64M)") }
+      guard let bytes = Self.parseSize(value) else {
+        throw UsageError("bad size '\(value)' for --memory (e.g. 64M)")
+      }
       memoryLimit = bytes
     case "--timeout":
       guard let duration = Self.parseDuration(value) else {
@@ -119,7 +126,9 @@ extension CommandLineOptions {
       }
       timeout = duration
     default:
-      guard let count = Int(value), count > 0 else { throw UsageError("bad count '\(value)' for --instructions") }
+      guard let count = Int(value), count > 0 else {
+        throw UsageError("bad count '\(value)' for --instructions")
+      }
       instructionLimit = count
     }
   }
@@ -143,7 +152,9 @@ extension CommandLineOptions {
   static func parseDuration(_ text: String) -> Duration? {
     let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]
     for (suffix, scale) in units where text.hasSuffix(suffix) {
-      guard let number = Double(text.dropLast(suffix.count)), number > 0, number.isFinite else { return nil }
+      guard let number = Double(text.dropLast(suffix.count)), number > 0, number.isFinite else {
+        return nil
+      }
       return .milliseconds(Int64(number * scale * 1000))
     }
     guard let seconds = Double(text), seconds > 0, seconds.isFinite else { return nil }

@@ -22,7 +22,9 @@ public struct ScriptRunner {
   public var stdinIsTerminal: Bool
 
   /// Creates a runner.
-  public init(programName: String, arguments: [String], environment: [String: String], stdinIsTerminal: Bool) {
+  public init(
+    programName: String, arguments: [String], environment: [String: String], stdinIsTerminal: Bool
+  ) {
     self.programName = programName
     self.arguments = arguments
     self.environment = environment
@@ -71,9 +73,12 @@ public struct ScriptRunner {
     do {
       let lua = try makeState(options)
       defer { lua.close() }
-      let startsRepl = options.interactive
-        || (options.script == nil && stdinIsTerminal && options.actions.isEmpty && !options.showVersion)
-      let root = options.script == nil && startsRepl ? DemoApp.makeWindow() : View.window(id: "root")
+      let startsRepl =
+        options.interactive
+        || (options.script == nil && stdinIsTerminal && options.actions.isEmpty
+          && !options.showVersion)
+      let root =
+        options.script == nil && startsRepl ? DemoApp.makeWindow() : View.window(id: "root")
       let presenter = TranscriptAlertPresenter { StandardStreams.out($0) }
       root.environment.alertPresenter = presenter
       let tree = try ScriptedTree(lua: lua, root: root)
@@ -132,10 +137,12 @@ public struct ScriptRunner {
   /// The profile in effect, as `--help` and `.sandbox` show it.
   public static func describeProfile(_ options: CommandLineOptions) -> String {
     func limit(_ value: String?) -> String { value ?? "none" }
-    let libraries = options.trusted
+    let libraries =
+      options.trusted
       ? "all standard libraries (trusted)"
       : "sandbox: base (filtered), string, table, math, utf8, coroutine, os (clock/time/date/difftime)"
-        + (options.capabilities.isEmpty ? "" : " + " + options.capabilities.map(\.rawValue).sorted().joined(separator: ", "))
+        + (options.capabilities.isEmpty
+          ? "" : " + " + options.capabilities.map(\.rawValue).sorted().joined(separator: ", "))
     return """
       profile: \(libraries)
       memory: \(limit(options.memoryLimit.map { "\($0) bytes" }))  timeout: \(limit(options.timeout.map { "\($0)" }))  instructions: \(limit(options.instructionLimit.map(String.init)))
@@ -162,7 +169,10 @@ public struct ScriptRunner {
   }
 
   private func runInit(in lua: LuaState) throws {
-    guard let (name, code) = [("LUA_INIT_5_4", environment["LUA_INIT_5_4"]), ("LUA_INIT", environment["LUA_INIT"])]
+    guard
+      let (name, code) = [
+        ("LUA_INIT_5_4", environment["LUA_INIT_5_4"]), ("LUA_INIT", environment["LUA_INIT"]),
+      ]
       .first(where: { $0.1 != nil }).map({ ($0.0, $0.1!) })
     else { return }
     if code.hasPrefix("@") {

@@ -21,16 +21,24 @@ public enum AlertFormatter {
   }
 
   /// A box no wider than `width` columns, with the dismiss button at the bottom right.
-  public static func box(_ alert: Alert, width: Int = 72, bold: String = "", reset: String = "") -> String {
+  public static func box(_ alert: Alert, width: Int = 72, bold: String = "", reset: String = "")
+    -> String
+  {
     let title = alert.title + (alert.count > 1 ? " ×\(alert.count)" : "")
     var body = wrap(alert.message, width: max(width - 4, 10))
     body.append("")
     body.append("view:   \(alert.path)")
     if let location = alert.sourceLocation { body.append("source: \(location)") }
     let button = "[ \(alert.dismissLabel) ]"
-    let inner = min(max(width - 4, 10), max(body.map(\.count).max() ?? 0, button.count, title.count + 2))
-    func line(_ text: String) -> String { "│ " + text + String(repeating: " ", count: max(inner - text.count, 0)) + " │" }
-    var out = ["╭─ " + bold + title + reset + " " + String(repeating: "─", count: max(inner - title.count - 1, 0)) + "╮"]
+    let inner = min(
+      max(width - 4, 10), max(body.map(\.count).max() ?? 0, button.count, title.count + 2))
+    func line(_ text: String) -> String {
+      "│ " + text + String(repeating: " ", count: max(inner - text.count, 0)) + " │"
+    }
+    var out = [
+      "╭─ " + bold + title + reset + " "
+        + String(repeating: "─", count: max(inner - title.count - 1, 0)) + "╮"
+    ]
     out += body.flatMap { wrap($0, width: inner) }.map(line)
     out.append(line(String(repeating: " ", count: inner - button.count) + button))
     out.append("╰" + String(repeating: "─", count: inner + 2) + "╯")
@@ -45,7 +53,10 @@ public enum AlertFormatter {
       for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
         var word = Substring(word)
         while word.count > width {
-          if !line.isEmpty { result.append(line); line = "" }
+          if !line.isEmpty {
+            result.append(line)
+            line = ""
+          }
           result.append(String(word.prefix(width)))
           word = word.dropFirst(width)
         }
