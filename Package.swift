@@ -19,12 +19,18 @@ let package = Package(
     .target(name: "CLuaShim", dependencies: ["CLua"]),
     .target(name: "Lua", dependencies: ["CLua", "CLuaShim"]),
     .target(name: "ViewTree"),
-    .target(name: "CSystem"),
+    // Debian's libedit, for line editing in the REPL.
+    .systemLibrary(name: "CEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+    .target(name: "CSystem", dependencies: ["CEdit"]),
     .target(name: "LuaHost", dependencies: ["Lua", "ViewTree", "CSystem"]),
     .executableTarget(name: "luahost", dependencies: ["LuaHost"]),
+    // Benchmarks (issue 7): `scripts/bench`. The C target is the raw-C-API baseline.
+    .target(name: "CBenchBaseline", dependencies: ["CLua"]),
+    .executableTarget(
+      name: "luahost-bench", dependencies: ["Lua", "LuaHost", "ViewTree", "CBenchBaseline"]),
     .testTarget(name: "LuaTests", dependencies: ["Lua"]),
     .testTarget(name: "ViewTreeTests", dependencies: ["ViewTree"]),
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["CSystem"], path: "Tests/TestSupport"),
     .testTarget(name: "LuaHostTests", dependencies: ["LuaHost", "TestSupport", "luahost"]),
   ],
   swiftLanguageModes: [.v6]

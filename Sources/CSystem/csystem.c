@@ -1,4 +1,98 @@
+#define _GNU_SOURCE
 #include "csystem.h"
+
+#include <spawn.h>
+#include <stdlib.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+#include <editline/readline.h>
 
 FILE *cs_stdout(void) { return stdout; }
 FILE *cs_stderr(void) { return stderr; }
+
+int cs_open_pty(char *name, size_t size) {
+  int master = posix_openpt(O_RDWR | O_NOCTTY);
+  if (master < 0) return -1;
+  if (grantpt(master) != 0 || unlockpt(master) != 0 || ptsname_r(master, name, size) != 0) {
+    close(master);
+    return -1;
+  }
+  return master;
+}
+
+short cs_spawn_session_flags(void) {
+  return POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+}
+
+static int cs_pipe[2] = {-1, -1};
+static volatile sig_atomic_t cs_sigint_pending = 0;
+static atomic_int cs_prompt_interrupt = 0;
+
+static void cs_on_sigint(int signo) {
+  (void)signo;
+  int saved = errno;
+  cs_sigint_pending = 1;
+  if (cs_pipe[1] >= 0) {
+    char byte = 1;
+    ssize_t ignored = write(cs_pipe[1], &byte, 1);
+    (void)ignored;
+  }
+  errno = saved;
+}
+
+int cs_install_sigint(void) {
+  if (cs_pipe[0] < 0) {
+    if (pipe(cs_pipe) != 0) return -1;
+    fcntl(cs_pipe[1], F_SETFL, O_NONBLOCK);
+  }
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = cs_on_sigint;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0; /* no SA_RESTART: a read at the prompt returns EINTR */
+  sigaction(SIGINT, &action, NULL);
+  /* A parent may have blocked SIGINT (thread pools do); the REPL needs it. */
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+  return cs_pipe[0];
+}
+
+/* Reads one byte for libedit; Ctrl-C (EINTR after our handler ran) ends the line, and
+ * cs_take_prompt_interrupt tells the REPL to drop it. */
+static int cs_getc(FILE *stream) {
+  unsigned char c;
+  for (;;) {
+    ssize_t n = read(fileno(stream), &c, 1);
+    if (n == 1) return c;
+    if (n == 0) return EOF;
+    if (errno == EINTR) {
+      if (cs_sigint_pending) {
+        cs_sigint_pending = 0;
+        atomic_store(&cs_prompt_interrupt, 1);
+        return '\n';
+      }
+      continue;
+    }
+    return EOF;
+  }
+}
+
+int cs_take_prompt_interrupt(void) {
+  cs_sigint_pending = 0;
+  return atomic_exchange(&cs_prompt_interrupt, 0);
+}
+
+void cs_setup_editline(cs_completion_generator generator) {
+  rl_catch_signals = 0;
+  rl_completion_entry_function = generator;
+  rl_completion_append_character = '\0';
+  rl_getc_function = cs_getc;
+}

@@ -1,6 +1,10 @@
-// csystem.h: C's standard streams for Swift 6, which refuses to read the mutable globals
-// `stdout` and `stderr` directly. Writing through them keeps one buffer per stream, so
-// output from Lua's `print` and from Swift stays in order.
+// csystem.h: small C helpers for the terminal front end.
+//  - C's standard streams: Swift 6 refuses to read the mutable globals `stdout`/`stderr`.
+//    Writing through them keeps one buffer per stream, so output from Lua's `print` and
+//    from Swift stays in order.
+//  - libedit's settings are mutable C globals, which Swift 6 cannot assign either.
+//  - The SIGINT handler must be async-signal-safe, so it is C: it counts and writes a byte
+//    to a pipe; a Swift thread reads the pipe and interrupts the running Lua code.
 #ifndef CSYSTEM_H
 #define CSYSTEM_H
 #include <stdio.h>
@@ -10,4 +14,22 @@ FILE *cs_stdout(void);
 /// C's `stderr`.
 FILE *cs_stderr(void);
 
+/// A completion generator as readline calls it: the state-th match for text, malloc'd, or NULL.
+typedef char *(*cs_completion_generator)(const char *text, int state);
+/// Sets up libedit for the REPL: our completion generator, no space after a completion,
+/// no signal handling of its own, and a getc that turns Ctrl-C at the prompt into a line end
+/// (see cs_take_prompt_interrupt).
+void cs_setup_editline(cs_completion_generator generator);
+/// Whether Ctrl-C ended the last line read at the prompt (then the line is to be dropped).
+int cs_take_prompt_interrupt(void);
+
+/// Opens a pseudo-terminal master (for tests); writes the slave's path into name. -1 on error.
+/// (posix_openpt and friends need _GNU_SOURCE, which Swift's Glibc module does not set.)
+int cs_open_pty(char *name, size_t size);
+/// POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF, for starting a
+/// child in a new session with no signal blocked and SIGINT at its default.
+short cs_spawn_session_flags(void);
+
+/// Installs the SIGINT handler and returns the read end of its pipe (-1 on failure).
+int cs_install_sigint(void);
 #endif

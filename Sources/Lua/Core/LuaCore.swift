@@ -19,6 +19,8 @@ final class LuaCore {
   var objectMetatables: [ObjectIdentifier: Int32] = [:]
   /// Registry reference of the weak-valued table that maps object addresses to userdata.
   var objectCache: Int32?
+  /// Field and method names of those classes, for completion.
+  var objectMemberNames: [ObjectIdentifier: [String]] = [:]
   /// Names of those classes, for error messages.
   var objectTypeNames: [ObjectIdentifier: String] = [:]
 
@@ -26,6 +28,10 @@ final class LuaCore {
   let stopTarget: StopTarget
   /// The deadline given to each outermost call, in nanoseconds; nil for none.
   var timeout: UInt64?
+  /// The `LuaState` that owns this core, for conversions that need one (`luaValue(in:)`).
+  /// Unowned and unchecked, but only read after ``thread()`` succeeded: the owner's deinit
+  /// closes the core, so an open core always has a live owner.
+  unowned(unsafe) var owner: LuaState?
 
   private let releases = Mutex<[Int32]>([])
   private let hasReleases = Atomic<Bool>(false)

@@ -65,6 +65,10 @@ final class Watchdog: @unchecked Sendable {
   }
 
   private func loop() {
+    // Signals (SIGINT for the REPL) belong to the host's threads, not to this one.
+    var signals = sigset_t()
+    sigfillset(&signals)
+    pthread_sigmask(SIG_BLOCK, &signals, nil)
     pthread_mutex_lock(&mutex)
     while true {
       let now = Self.now()

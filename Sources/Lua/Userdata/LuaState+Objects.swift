@@ -73,6 +73,8 @@ extension LuaState {
       stack.setField(event.rawValue)
     }
     stack.setMetatable(forType: ObjectIdentifier(type), name: name)
+    core.objectMemberNames[ObjectIdentifier(type)] =
+      (Array(description.methods.keys) + Array(description.getters.keys)).sorted()
   }
 
   static func unwrap<Object: AnyObject>(_ value: LuaValue?, as type: Object.Type, name: String)

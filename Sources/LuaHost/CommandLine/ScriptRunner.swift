@@ -71,19 +71,30 @@ public struct ScriptRunner {
     }
     if options.showVersion { StandardStreams.out(Self.version + "\n") }
     do {
-      let lua = try makeState(options)
-      defer { lua.close() }
       let startsRepl =
         options.interactive
         || (options.script == nil && stdinIsTerminal && options.actions.isEmpty
           && !options.showVersion)
-      let root =
-        options.script == nil && startsRepl ? DemoApp.makeWindow() : View.window(id: "root")
+      let lua: LuaState
       let presenter = TranscriptAlertPresenter { StandardStreams.out($0) }
-      root.environment.alertPresenter = presenter
-      let tree = try ScriptedTree(lua: lua, root: root)
-      defer { withExtendedLifetime(tree) {} }
-      if options.warnings { lua.setWarnings(true) }
+      var session: ReplSession?
+      var tree: ScriptedTree?
+      if startsRepl {
+        let repl = try ReplSession(
+          makeState: { try makeState(options) }, profile: Self.describeProfile(options),
+          colors: false)
+        session = repl
+        lua = repl.lua
+      } else {
+        lua = try makeState(options)
+        let root = View.window(id: "root")
+        root.environment.alertPresenter = presenter
+        tree = try ScriptedTree(lua: lua, root: root)
+      }
+      defer {
+        withExtendedLifetime(tree) {}
+        lua.close()
+      }
       try makeArgTable(in: lua, options: options)
       if !options.ignoreEnvironment { try runInit(in: lua) }
       for action in options.actions {
@@ -98,11 +109,16 @@ public struct ScriptRunner {
       if let script = options.script {
         try runScript(script, in: lua, arguments: options.scriptArguments)
       } else if startsRepl {
-        if !options.interactive { StandardStreams.out(Self.version + "\n") }
+        if !options.interactive && stdinIsTerminal { StandardStreams.out(Self.version + "\n") }
       } else if options.actions.isEmpty && !options.showVersion {
         try runScript("-", in: lua, arguments: [])
       }
-      if startsRepl { PlainRepl(lua: lua).run() }
+      if let session {
+        let terminal = stdinIsTerminal && isatty(1) != 0
+        if terminal { session.printer.colors = Self.colorsAllowed(environment) }
+        InteractiveLoop(session: session, terminal: terminal, environment: environment).run()
+        return 0
+      }
       return presenter.sawUnhandled ? 1 : 0
     } catch let error as LuaError where error.kind == .file {
       report(error.message)
@@ -147,6 +163,11 @@ public struct ScriptRunner {
       profile: \(libraries)
       memory: \(limit(options.memoryLimit.map { "\($0) bytes" }))  timeout: \(limit(options.timeout.map { "\($0)" }))  instructions: \(limit(options.instructionLimit.map(String.init)))
       """
+  }
+
+  /// Whether colours are allowed: not when `NO_COLOR` is set (non-empty) or `TERM=dumb`.
+  static func colorsAllowed(_ environment: [String: String]) -> Bool {
+    (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
   }
 
   /// An error as `lua` prints it: the message, then the traceback if one was recorded.

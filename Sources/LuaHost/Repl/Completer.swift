@@ -1,0 +1,47 @@
+import Lua
+
+/// Tab completion for the REPL: globals, table fields (`ui.ro<TAB>`) and methods
+/// (`view:<TAB>`). Resolves the prefix with raw reads only, so completing never runs
+/// script code.
+public struct Completer {
+  let lua: LuaState
+
+  /// Creates a completer over a state.
+  public init(lua: LuaState) { self.lua = lua }
+
+  /// Completions for the end of `line`: each is the whole word to put in place of the
+  /// last dotted or colon-separated name (e.g. `ui.root` for `ui.ro`).
+  public func completions(for line: String) -> [String] {
+    let word = Self.trailingWord(of: line)
+    var parts = word.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    var methodPrefix: String?
+    if let last = parts.last, let colon = last.firstIndex(of: ":") {
+      methodPrefix = String(last[last.index(after: colon)...])
+      parts[parts.count - 1] = String(last[..<colon])
+      parts.append("")
+    }
+    let partial = parts.removeLast()
+    guard var current = try? LuaValue.table(lua.globals()) else { return [] }
+    for name in parts {
+      guard case .table(let table) = current,
+        let next = try? table.rawGet(.string(LuaString(name))),
+        !next.isNil
+      else { return [] }
+      current = next
+    }
+    let base = parts.joined(separator: ".")
+    let names = lua.fieldNames(of: current)
+    if let methodPrefix {
+      return names.filter { $0.hasPrefix(methodPrefix) }.map { base + ":" + $0 }
+    }
+    let prefix = base.isEmpty ? "" : base + "."
+    return names.filter { $0.hasPrefix(partial) }.map { prefix + $0 }
+  }
+
+  /// The identifier chain at the end of `line` (letters, digits, `_`, `.`, `:`).
+  static func trailingWord(of line: String) -> String {
+    String(
+      line.reversed().prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == ":" }
+        .reversed())
+  }
+}

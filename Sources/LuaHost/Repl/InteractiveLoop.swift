@@ -1,0 +1,151 @@
+import CSystem
+import Lua
+import Synchronization
+import ViewTree
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Drives a ``ReplSession`` from a terminal (line editing, boxes that wait for dismissal,
+/// Ctrl-C interrupting running code) or from a pipe (plain, deterministic output).
+public final class InteractiveLoop {
+  let session: ReplSession
+  let terminal: Bool
+  let environment: [String: String]
+  let colors: Bool
+  /// The handle Ctrl-C uses while code runs; nil at the prompt.
+  private let runningHandle = Mutex<LuaInterruptHandle?>(nil)
+
+  /// Creates a loop; `terminal` selects libedit, boxes and Ctrl-C handling.
+  public init(session: ReplSession, terminal: Bool, environment: [String: String]) {
+    self.session = session
+    self.terminal = terminal
+    self.environment = environment
+    let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+    colors = terminal && !noColor && environment["TERM"] != "dumb"
+  }
+
+  /// Runs until end of input or `.exit`.
+  public func run() {
+    var reader: any LineReader
+    if terminal {
+      let editing = EditingLineReader(
+        completer: Completer(lua: session.lua), environment: environment)
+      reader = editing
+      startInterruptWatcher()
+    } else {
+      reader = PlainLineReader()
+    }
+    drawAlerts(&reader)
+    var entry = ""
+    while let (line, interrupted) = reader.readLine(prompt: session.prompt) {
+      if interrupted {
+        session.cancelChunk()
+        entry = ""
+        StandardStreams.out("^C\n")
+        continue
+      }
+      entry = entry.isEmpty ? line : entry + "\n" + line
+      let handle = session.lua.interruptHandle
+      runningHandle.withLock { $0 = handle }
+      let reply = session.submit(line)
+      runningHandle.withLock { $0 = nil }
+      if reply != .incomplete {
+        reader.remember(entry)
+        entry = ""
+      }
+      switch reply {
+      case .incomplete: continue
+      case .exit:
+        reader.save()
+        return
+      case .output(let text):
+        if !text.isEmpty { StandardStreams.out(text + "\n") }
+      case .error(let text):
+        StandardStreams.error((colors ? "\u{1B}[31m" + text + "\u{1B}[0m" : text) + "\n")
+      }
+      if terminal, let editing = reader as? EditingLineReader {
+        editing.use(Completer(lua: session.lua))
+      }
+      drawAlerts(&reader)
+    }
+    reader.save()
+    StandardStreams.out("\n")
+  }
+
+  /// Draws the alerts raised since the last input, oldest first, dismissing each: on a
+  /// terminal after the user presses Enter, in a pipe at once (so queued ones show too).
+  func drawAlerts(_ reader: inout any LineReader) {
+    while true {
+      let alerts = session.takeAlerts()
+      if alerts.isEmpty { return }
+      for (alert, boundary) in alerts {
+        let latest = boundary.alert.flatMap { AlertCollector.same($0, alert) ? $0 : nil } ?? alert
+        if terminal {
+          StandardStreams.out(
+            AlertFormatter.box(
+              latest, bold: colors ? "\u{1B}[1;31m" : "", reset: colors ? "\u{1B}[0m" : "") + "\n")
+          _ = reader.readLine(prompt: "press Enter to dismiss ")
+        } else {
+          StandardStreams.out(AlertFormatter.plain(latest) + "\n")
+        }
+        boundary.dismiss()
+      }
+    }
+  }
+
+  /// A thread that turns each SIGINT into an interrupt of the running code.
+  private func startInterruptWatcher() {
+    let fd = cs_install_sigint()
+    guard fd >= 0 else { return }
+    let watcher = InterruptWatcher(
+      fd: fd,
+      handle: { [weak self] in
+        self?.runningHandle.withLock { $0 }
+      })
+    watcher.start()
+  }
+}
+
+/// Reads the SIGINT pipe on its own thread.
+private final class InterruptWatcher: @unchecked Sendable {
+  // @unchecked: `fd` and `handle` are set once before the thread starts and only read.
+  let fd: Int32
+  let handle: () -> LuaInterruptHandle?
+
+  init(fd: Int32, handle: @escaping () -> LuaInterruptHandle?) {
+    self.fd = fd
+    self.handle = handle
+  }
+
+  func start() {
+    var thread = pthread_t()
+    let context = Unmanaged.passRetained(self).toOpaque()
+    pthread_create(
+      &thread, nil,
+      { context in
+        let watcher = Unmanaged<InterruptWatcher>.fromOpaque(context!).takeRetainedValue()
+        // SIGINT must interrupt the main thread's read at the prompt, not this one.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        var byte: UInt8 = 0
+        while true {
+          let count = read(watcher.fd, &byte, 1)
+          if count > 0 {
+            watcher.handle()?.interrupt()
+          } else if count < 0 && errno == EINTR {
+            continue
+          } else {
+            break
+          }
+        }
+        return nil
+      }, context)
+    pthread_detach(thread)
+  }
+}

@@ -1,0 +1,91 @@
+import CEdit
+import CSystem
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where the REPL reads lines from: libedit on a terminal, plain stdin otherwise.
+protocol LineReader {
+  /// Shows `prompt` and reads a line; nil at end of input. `interrupted` is true when
+  /// Ctrl-C ended the line (it is then to be dropped).
+  mutating func readLine(prompt: String) -> (line: String, interrupted: Bool)?
+  /// Records a finished entry in the history.
+  mutating func remember(_ entry: String)
+  /// Saves the history.
+  func save()
+}
+
+/// Reads stdin without editing, echoing nothing: for pipes and transcripts.
+struct PlainLineReader: LineReader {
+  mutating func readLine(prompt: String) -> (line: String, interrupted: Bool)? {
+    StandardStreams.out(prompt)
+    StandardStreams.flush()
+    return Swift.readLine(strippingNewline: true).map { ($0, false) }
+  }
+  mutating func remember(_ entry: String) {}
+  func save() {}
+}
+
+/// The completer the libedit callback uses; set while an editing reader exists.
+nonisolated(unsafe) private var activeCompleter: Completer?
+/// Matches computed for the current completion request.
+nonisolated(unsafe) private var activeMatches: [String] = []
+
+/// libedit with history (a file under `$XDG_STATE_HOME/luahost`, capped) and completion.
+struct EditingLineReader: LineReader {
+  static let historyLimit: Int32 = 1000
+  let historyPath: String?
+
+  init(completer: Completer, environment: [String: String]) {
+    activeCompleter = completer
+    historyPath = Self.historyPath(environment)
+    cs_setup_editline { text, state in
+      let prefix = text.map { String(cString: $0) } ?? ""
+      if state == 0 { activeMatches = activeCompleter?.completions(for: prefix) ?? [] }
+      let index = Int(state)
+      guard index < activeMatches.count else { return nil }
+      return strdup(activeMatches[index])
+    }
+    using_history()
+    stifle_history(Self.historyLimit)
+    if let historyPath { _ = read_history(historyPath) }
+  }
+
+  /// Points completion at a new state (after `.reset`).
+  func use(_ completer: Completer) { activeCompleter = completer }
+
+  static func historyPath(_ environment: [String: String]) -> String? {
+    let base: String
+    if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+      base = state
+    } else if let home = environment["HOME"] {
+      base = home + "/.local/state"
+    } else {
+      return nil
+    }
+    var path = ""
+    for component in (base + "/luahost").split(separator: "/") {
+      path += "/" + component
+      mkdir(path, 0o700)
+    }
+    return path + "/history"
+  }
+
+  mutating func readLine(prompt: String) -> (line: String, interrupted: Bool)? {
+    guard let raw = readline(prompt) else { return nil }
+    defer { free(raw) }
+    return (String(cString: raw), cs_take_prompt_interrupt() != 0)
+  }
+
+  mutating func remember(_ entry: String) {
+    guard !entry.isEmpty else { return }
+    _ = add_history(entry)
+  }
+
+  func save() {
+    if let historyPath { _ = write_history(historyPath) }
+  }
+}

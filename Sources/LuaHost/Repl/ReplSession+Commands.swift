@@ -1,0 +1,83 @@
+import Lua
+import ViewTree
+
+extension ReplSession {
+  /// The `.help` text.
+  public static let help = """
+    .help          this text
+    .tree          draw the view tree
+    .alerts        this session's alerts, with counts
+    .load FILE     run a Lua file
+    .reset         start over with a fresh state and app tree
+    .sandbox       show the sandbox profile in effect
+    .exit          leave (Ctrl-D does too)
+    Anything else is Lua: an expression prints its value, `_` holds the last result.
+    """
+
+  /// Runs a `.command`; nil when the line is not a known command (it is then Lua).
+  func command(_ line: String) -> Reply? {
+    let words = line.split(separator: " ", maxSplits: 1).map(String.init)
+    switch words[0] {
+    case ".help": return .output(Self.help)
+    case ".exit", ".quit": return .exit
+    case ".tree": return .output(Self.drawTree(tree.root))
+    case ".sandbox": return .output(profile)
+    case ".alerts":
+      if collector.history.isEmpty { return .output("no alerts yet") }
+      return .output(
+        collector.history.map { "\($0.title) ×\($0.count)  \($0.message)  [\($0.path)]" }.joined(
+          separator: "\n"))
+    case ".load":
+      guard words.count > 1 else { return .error("usage: .load FILE") }
+      do {
+        let results = try lua.run(file: words[1].trimmingCharacters(in: " "))
+        return .output(results.map(printer.format).joined(separator: "\t"))
+      } catch let error as LuaError {
+        return .error(ScriptRunner.describe(error))
+      } catch {
+        return .error("\(error)")
+      }
+    case ".reset":
+      do {
+        let window = DemoApp.makeWindow()
+        window.environment.alertPresenter = collector
+        let fresh = try makeState()
+        tree = try ScriptedTree(lua: fresh, root: window)
+        lua.close()
+        lua = fresh
+        pendingChunk = ""
+        collector.pending.removeAll()
+        return .output("fresh state and app tree")
+      } catch {
+        return .error("\(error)")
+      }
+    default: return nil
+    }
+  }
+
+  /// The tree as lines such as `├─ guard (boundary) "Error" [alert ×2]`.
+  public static func drawTree(_ root: View) -> String {
+    var lines: [String] = []
+    var stack: [(view: View, prefix: String, isLast: Bool, isRoot: Bool)] = [(root, "", true, true)]
+    while let (view, prefix, isLast, isRoot) = stack.popLast() {
+      var label = "\(view.id) (\(view.kind.luaName))"
+      if let title = view.title { label += " \"\(title)\"" }
+      if let text = view.text { label += " \"\(text)\"" }
+      if let alert = view.alert {
+        label += " [alert: \(alert.title)\(alert.count > 1 ? " ×\(alert.count)" : "")]"
+      }
+      lines.append(isRoot ? label : prefix + (isLast ? "└─ " : "├─ ") + label)
+      let childPrefix = isRoot ? "" : prefix + (isLast ? "   " : "│  ")
+      for (index, child) in view.children.enumerated().reversed() {
+        stack.append((child, childPrefix, index == view.children.count - 1, false))
+      }
+    }
+    return lines.joined(separator: "\n")
+  }
+}
+
+extension String {
+  func trimmingCharacters(in set: Character) -> String {
+    String(drop { $0 == set }.reversed().drop { $0 == set }.reversed())
+  }
+}

@@ -1,0 +1,102 @@
+import Lua
+import ViewTree
+
+/// The REPL's logic, independent of the terminal: evaluates input (expressions print their
+/// values, statements print nothing, unfinished chunks continue), runs `.commands`, keeps
+/// `_`, and collects the alerts to draw.
+public final class ReplSession {
+  /// What one line of input gave.
+  public enum Reply: Equatable {
+    /// The chunk is unfinished: read another line under the continuation prompt.
+    case incomplete
+    /// Text to print (may be empty).
+    case output(String)
+    /// An error to print.
+    case error(String)
+    /// `.exit`.
+    case exit
+  }
+
+  /// The state in use (replaced by `.reset`).
+  public internal(set) var lua: LuaState
+  /// The app tree in use (replaced by `.reset`).
+  public internal(set) var tree: ScriptedTree
+  /// The input collected so far for an unfinished chunk.
+  public internal(set) var pendingChunk = ""
+  /// Renders results.
+  public var printer: PrettyPrinter
+  let collector = AlertCollector()
+  let makeState: () throws -> LuaState
+  let profile: String
+
+  /// Creates a session.
+  /// - Parameters:
+  ///   - makeState: builds a fresh state (called again by `.reset`).
+  ///   - profile: the sandbox profile text `.sandbox` prints.
+  ///   - colors: whether results use ANSI colours.
+  /// - Throws: ``LuaError`` if the state cannot be made.
+  public init(makeState: @escaping () throws -> LuaState, profile: String, colors: Bool) throws {
+    self.makeState = makeState
+    self.profile = profile
+    printer = PrettyPrinter(colors: colors)
+    let window = DemoApp.makeWindow()
+    window.environment.alertPresenter = collector
+    lua = try makeState()
+    tree = try ScriptedTree(lua: lua, root: window)
+  }
+
+  /// The prompt to show: `> `, or `>> ` inside an unfinished chunk.
+  public var prompt: String { pendingChunk.isEmpty ? "> " : ">> " }
+
+  /// Every alert of the session, with its latest count.
+  public var alertHistory: [Alert] { collector.history }
+
+  /// Alerts presented since the last call, each with its boundary, oldest first.
+  public func takeAlerts() -> [(alert: Alert, boundary: View)] {
+    defer { collector.pending.removeAll() }
+    return collector.pending
+  }
+
+  /// Handles one line of input.
+  public func submit(_ line: String) -> Reply {
+    if pendingChunk.isEmpty, line.hasPrefix("."), let reply = command(line) { return reply }
+    let chunk = pendingChunk.isEmpty ? line : pendingChunk + "\n" + line
+    switch evaluate(chunk) {
+    case .incomplete:
+      pendingChunk = chunk
+      return .incomplete
+    case let reply:
+      pendingChunk = ""
+      return reply
+    }
+  }
+
+  /// Forgets an unfinished chunk (Ctrl-C at the prompt).
+  public func cancelChunk() { pendingChunk = "" }
+
+  /// Evaluates a whole chunk: first as `return <chunk>`, then as statements.
+  func evaluate(_ chunk: String) -> Reply {
+    let function: LuaFunction
+    if let expression = try? lua.load("return " + chunk, name: "=stdin") {
+      function = expression
+    } else {
+      do {
+        function = try lua.load(chunk, name: "=stdin")
+      } catch let error as LuaError {
+        if error.kind == .syntax(incomplete: true) { return .incomplete }
+        return .error(error.message)
+      } catch {
+        return .error("\(error)")
+      }
+    }
+    do {
+      let results = try function.call()
+      if let first = results.first { try lua.globals().set("_", first) }
+      return .output(results.map(printer.format).joined(separator: "\t"))
+    } catch let error as LuaError {
+      return .error(ScriptRunner.describe(error))
+    } catch {
+      return .error("\(error)")
+    }
+  }
+}

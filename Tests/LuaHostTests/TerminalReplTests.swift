@@ -1,0 +1,93 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The REPL on a real pseudo-terminal: line editing, completion, continuation, Ctrl-C,
+/// Ctrl-D, alert boxes and history.
+@Suite(.serialized) struct TerminalReplTests {
+  let state = FileManager.default.temporaryDirectory.appendingPathComponent("luahost-pty-\(UUID())")
+    .path
+
+  func start() throws -> PseudoTerminal {
+    let terminal = try PseudoTerminal(environment: ["XDG_STATE_HOME": state, "NO_COLOR": "1"])
+    #expect(terminal.waitFor("> "))
+    return terminal
+  }
+
+  @Test func evaluatesAndContinues() throws {
+    let terminal = try start()
+    var mark = terminal.mark
+    terminal.type("1 + 2\r")
+    #expect(terminal.waitFor("3\r\n", after: mark))
+    mark = terminal.mark
+    terminal.type("function f()\r")
+    #expect(terminal.waitFor(">> ", after: mark))
+    terminal.type("return 'done' end\r")
+    mark = terminal.mark
+    terminal.type("f()\r")
+    #expect(terminal.waitFor("\"done\"", after: mark))
+  }
+
+  @Test func completesFieldsAndMethods() throws {
+    let terminal = try start()
+    // libedit redraws only what changed, so check the completed line by running it.
+    var mark = terminal.mark
+    terminal.type("ui.ro\t.id\r")
+    #expect(terminal.waitFor("\"root\"", after: mark))
+    mark = terminal.mark
+    terminal.type("ui.root:fi\t('crash').path\r")
+    #expect(terminal.waitFor("\"root/guard/deep/crash\"", after: mark))
+  }
+
+  @Test func ctrlCInterruptsRunningCodeAndTheReplSurvives() throws {
+    let terminal = try start()
+    terminal.type("while true do end\r")
+    Thread.sleep(forTimeInterval: 0.3)
+    var mark = terminal.mark
+    terminal.type("\u{3}")
+    #expect(terminal.waitFor("interrupted", after: mark))
+    mark = terminal.mark
+    terminal.type("40 + 2\r")
+    #expect(terminal.waitFor("42", after: mark))
+  }
+
+  @Test func ctrlCAtThePromptClearsTheLine() throws {
+    let terminal = try start()
+    terminal.type("this is not lua")
+    var mark = terminal.mark
+    terminal.type("\u{3}")
+    #expect(terminal.waitFor("^C", after: mark))
+    mark = terminal.mark
+    terminal.type("2 * 21\r")
+    #expect(terminal.waitFor("42", after: mark))
+    #expect(!terminal.transcript.contains("syntax error"))
+  }
+
+  @Test func alertsAreDrawnAsBoxesAndWaitForDismissal() throws {
+    let terminal = try start()
+    var mark = terminal.mark
+    terminal.type("for i = 1, 3 do ui.find('crash'):tap() end\r")
+    #expect(terminal.waitFor("╭─ Error ×3", after: mark))
+    #expect(terminal.waitFor("[ That sucks ]", after: mark))
+    #expect(terminal.waitFor("press Enter to dismiss", after: mark))
+    mark = terminal.mark
+    terminal.type("\r")
+    terminal.type("ui.find('guard').alert\r")
+    #expect(terminal.waitFor("nil", after: mark))
+  }
+
+  @Test func ctrlDExitsAndHistoryPersists() throws {
+    do {
+      let terminal = try start()
+      terminal.type("x = 'first session'\r")
+      terminal.type("\u{4}")
+      #expect(terminal.exitStatus() == 0)
+    }
+    let history = try String(contentsOfFile: state + "/luahost/history", encoding: .utf8)
+    #expect(history.contains("first\\040session"))
+    let terminal = try start()
+    let mark = terminal.mark
+    terminal.type("\u{1B}[A")  // Up: the previous session's entry comes back
+    #expect(terminal.waitFor("x = 'first session'", after: mark))
+  }
+}
