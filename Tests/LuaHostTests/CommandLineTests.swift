@@ -191,3 +191,30 @@ import Testing
     #expect(result.stdout.hasPrefix("alert: Unhandled error\n  message: loose\n  view: root/b\n"))
   }
 }
+
+@Suite struct PluginCommandLineTests {
+  @Test func pluginsLoadFromTheCommandLine() throws {
+    let result = try Luahost.run(
+      [
+        "--plugins", Luahost.fixture("plugins"), "-e",
+        "ui.find('explode'):tap() print(#ui.find('plugins').children)",
+      ])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("alert: Error in plugin broken\n"))
+    #expect(
+      result.stdout.contains(
+        "alert: Error in plugin clock\n  message: (error object is a table value)\n  view: root/plugins/clock/explode"
+      ))
+    #expect(result.stdout.contains("[clock] clock ready"))
+    #expect(result.stdout.hasSuffix("4\n"))
+    #expect(
+      result.stderr.contains(
+        "plugin wants_io asks for io, which the host has not allowed (--allow io)"))
+  }
+
+  @Test func missingPluginFolderIsAUsageError() throws {
+    let result = try Luahost.run(["--plugins", "/no/such/dir", "-e", "print(1)"])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("is not a directory"))
+  }
+}

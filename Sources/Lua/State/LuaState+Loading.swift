@@ -67,7 +67,9 @@ extension LuaState {
     try load(file: path).call(arguments: arguments)
   }
 
-  static func readFile(_ path: String) throws -> [UInt8] {
+  /// Reads a whole file.
+  /// - Throws: ``LuaError`` of kind `file` when it cannot be opened or read.
+  public static func readFile(_ path: String) throws -> [UInt8] {
     func failure(_ what: String) -> LuaError {
       LuaError(kind: .file, message: "cannot \(what) \(path): \(String(cString: strerror(errno)))")
     }

@@ -29,6 +29,8 @@ public struct CommandLineOptions: Equatable, Sendable {
   public var script: String?
   /// Arguments after the script.
   public var scriptArguments: [String] = []
+  /// `--plugins DIR`: load the plugins in DIR into the app tree.
+  public var pluginDirectory: String?
   /// `--trusted`: the full standard library, no filtering, no limits unless given.
   public var trusted = false
   /// `--allow io,os,package,debug`: libraries granted to the sandbox.
@@ -73,6 +75,10 @@ public struct CommandLineOptions: Equatable, Sendable {
       case "-E": ignoreEnvironment = true
       case "-W": warnings = true
       case "--trusted": trusted = true
+      case "--plugins":
+        index += 1
+        guard index < arguments.count else { throw UsageError("'--plugins' needs an argument") }
+        pluginDirectory = arguments[index]
       case "--allow", "--memory", "--timeout", "--instructions":
         index += 1
         guard index < arguments.count else { throw UsageError("'\(word)' needs an argument") }

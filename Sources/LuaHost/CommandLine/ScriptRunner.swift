@@ -45,6 +45,7 @@ public struct ScriptRunner {
       -v        show version information
       -E        ignore environment variables
       -W        turn warnings on
+      --plugins DIR      load the plugins in DIR (each sandboxed, with its own panel)
       --trusted          full standard library, no sandbox (can run Lua's test suite)
       --allow LIBS       grant sandboxed scripts io, os, package and/or debug (comma-separated)
       --memory SIZE      memory limit, e.g. 64M
@@ -95,6 +96,13 @@ public struct ScriptRunner {
         withExtendedLifetime(tree) {}
         lua.close()
       }
+      var pluginHost: PluginHost?
+      if let directory = options.pluginDirectory {
+        let root = session?.tree.root ?? tree!.root
+        pluginHost = try loadPlugins(from: directory, into: root, options: options)
+        if let session { session.pluginHost = pluginHost }
+      }
+      defer { pluginHost?.plugins.forEach { try? pluginHost?.unload($0.name) } }
       try makeArgTable(in: lua, options: options)
       if !options.ignoreEnvironment { try runInit(in: lua) }
       for action in options.actions {
@@ -120,6 +128,9 @@ public struct ScriptRunner {
         return 0
       }
       return presenter.sawUnhandled ? 1 : 0
+    } catch let error as UsageError {
+      report("\(error)")
+      return 2
     } catch let error as LuaError where error.kind == .file {
       report(error.message)
       return 2
@@ -130,6 +141,25 @@ public struct ScriptRunner {
       report("\(error)")
       return 1
     }
+  }
+
+  /// Loads the plugins of `directory` under `root/plugins` (made if missing). A plugin that
+  /// cannot be loaded is reported on stderr; the others still load.
+  func loadPlugins(from directory: String, into root: View, options: CommandLineOptions) throws
+    -> PluginHost
+  {
+    guard PluginHost.isDirectory(directory) else {
+      throw UsageError("--plugins: \(directory) is not a directory")
+    }
+    let container = root.find("plugins") ?? View.stack(id: "plugins")
+    if container.parent == nil && container !== root { try root.add(container) }
+    var limits = LuaSandbox()
+    if let memory = options.memoryLimit { limits.memoryLimit = memory }
+    if let timeout = options.timeout { limits.timeout = timeout }
+    if let instructions = options.instructionLimit { limits.instructionLimit = instructions }
+    let host = PluginHost(container: container, allowed: options.capabilities, limits: limits)
+    for case .failure(let error) in host.loadAll(in: directory) { report("\(error)") }
+    return host
   }
 
   /// The state the options ask for: sandboxed unless `--trusted`.

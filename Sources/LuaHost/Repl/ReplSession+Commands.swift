@@ -10,6 +10,7 @@ extension ReplSession {
     .load FILE     run a Lua file
     .reset         start over with a fresh state and app tree
     .sandbox       show the sandbox profile in effect
+    .plugins       list the loaded plugins (.reload NAME, .unload NAME)
     .exit          leave (Ctrl-D does too)
     Anything else is Lua: an expression prints its value, `_` holds the last result.
     """
@@ -22,6 +23,25 @@ extension ReplSession {
     case ".exit", ".quit": return .exit
     case ".tree": return .output(Self.drawTree(tree.root))
     case ".sandbox": return .output(profile)
+    case ".plugins":
+      guard let host = pluginHost, !host.plugins.isEmpty else {
+        return .output("no plugins loaded")
+      }
+      return .output(
+        host.plugins.map { plugin in
+          let memory = plugin.lua.map { "\($0.memoryInUse / 1024) KiB" } ?? "unloaded"
+          let alert = plugin.panel.alert.map { " [alert: \($0.message)]" } ?? ""
+          return
+            "\(plugin.name) \(plugin.manifest.version ?? "")  \(memory)  \(plugin.panel.path)\(alert)"
+        }.joined(separator: "\n"))
+    case ".reload", ".unload":
+      guard let host = pluginHost, words.count > 1 else { return .error("usage: \(words[0]) NAME") }
+      do {
+        if words[0] == ".reload" { try host.reload(words[1]) } else { try host.unload(words[1]) }
+        return .output("\(words[0] == ".reload" ? "reloaded" : "unloaded") \(words[1])")
+      } catch {
+        return .error("\(error)")
+      }
     case ".alerts":
       if collector.history.isEmpty { return .output("no alerts yet") }
       return .output(

@@ -26,6 +26,8 @@ public final class ReplSession {
   /// Renders results.
   public var printer: PrettyPrinter
   let collector = AlertCollector()
+  /// The plugins loaded with `--plugins`, for `.plugins`.
+  public var pluginHost: PluginHost?
   let makeState: () throws -> LuaState
   let profile: String
 

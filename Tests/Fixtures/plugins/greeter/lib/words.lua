@@ -1,0 +1,3 @@
+local M = {}
+function M.hello(who) return "hello, " .. who end
+return M

@@ -1,0 +1,1 @@
+return { name = "greeter", version = "1.0.0" }

@@ -1,0 +1,1 @@
+ui.root:add(ui.text{ id = "files", text = type(io) })

@@ -1,0 +1,1 @@
+return { name = "wants_io", capabilities = { "io" } }

@@ -1,0 +1,131 @@
+import Lua
+import LuaHost
+import Synchronization
+import TestSupport
+import Testing
+import ViewTree
+
+@Suite struct PluginTests {
+  let root = View.window(id: "root")
+  let container = View.stack(id: "plugins")
+  let recorder = Recorder()
+  let lines = Lines()
+  let host: PluginHost
+
+  final class Lines: Sendable {
+    let value = Mutex<[String]>([])
+    var all: [String] { value.withLock { $0 } }
+  }
+
+  init() throws {
+    try root.add(container)
+    root.environment.alertPresenter = recorder
+    var limits = LuaSandbox()
+    limits.timeout = .milliseconds(200)
+    limits.memoryLimit = 4 << 20
+    let lines = self.lines
+    host = PluginHost(container: container, limits: limits) { line in
+      lines.value.withLock { $0.append(line) }
+    }
+  }
+
+  func loadFixtures() -> [Result<Plugin, PluginError>] {
+    host.loadAll(in: Luahost.fixture("plugins"))
+  }
+
+  @Test func eachPluginGetsItsOwnPanelAndBoundary() throws {
+    let results = loadFixtures()
+    #expect(host.plugins.map(\.name) == ["broken", "clock", "greeter", "spinner"])
+    #expect(container.children.map(\.id) == ["broken", "clock", "greeter", "spinner"])
+    let failures = results.compactMap { if case .failure(let e) = $0 { e } else { nil } }
+    #expect(failures == [.capabilitiesNotAllowed(plugin: "wants_io", capabilities: ["io"])])
+    // The broken plugin's load error is its own alert; the others are untouched.
+    #expect(recorder.presented.map(\.boundary) == ["broken"])
+    #expect(recorder.presented[0].alert.title == "Error in plugin broken")
+    #expect(
+      recorder.presented[0].alert.message.hasSuffix("broken.lua:4: broken plugin could not start"))
+    #expect(root.find("status")?.text == "about to fail")
+    #expect(lines.all.contains("[clock] clock ready\tnil\tfunction"))
+    #expect(lines.all.contains("[greeter] escape blocked:\ttrue"))
+    #expect(root.find("greeting")?.text == "hello, plugins")
+  }
+
+  @Test func failuresStayInTheirPluginAndTheHostContinues() throws {
+    _ = loadFixtures()
+    recorder.presented.removeAll()
+    try #require(root.find("explode")).tap()
+    try #require(root.find("spin")).tap()
+    try #require(root.find("hog")).tap()
+    let byBoundary = Dictionary(grouping: recorder.presented, by: \.boundary).mapValues {
+      $0.map(\.alert.message)
+    }
+    #expect(byBoundary["clock"] == ["(error object is a table value)"])
+    #expect(byBoundary["spinner"] == ["execution timed out"])
+    #expect(
+      host.plugin(named: "spinner")?.panel.queuedAlerts.first?.message.contains("not enough memory")
+        == true)
+    #expect(try #require(root.find("tick")).tap())
+    #expect(root.find("tick")?.title == "Tocked")
+    #expect(host.plugin(named: "clock")?.call("on_event", "ping") == ["clock saw ping"])
+  }
+
+  @Test func pluginsShareNoMutableState() throws {
+    _ = loadFixtures()
+    let clock = try #require(host.plugin(named: "clock"))
+    let greeter = try #require(host.plugin(named: "greeter"))
+    clock.run { try $0.run("string.upper = nil; shared = 'clock'") }
+    #expect(greeter.run { try $0.run("return string.upper('x'), shared") } == ["X", .nil])
+    #expect(clock.run { try $0.run("return root_seen") } == [.nil])
+    // A plugin's ui sees only its own panel.
+    #expect(
+      clock.run { try $0.run("return ui.root.path, ui.find('greeting')") } == [
+        "root/plugins/clock", .nil,
+      ])
+  }
+
+  @Test func capabilitiesNeedTheHostsConsent() throws {
+    host.allowed = [.io]
+    _ = loadFixtures()
+    #expect(root.find("files")?.text == "table")
+    #expect(host.plugin(named: "clock")?.run { try $0.run("return io") } == [.nil])
+  }
+
+  @Test func unloadAndReload() throws {
+    _ = loadFixtures()
+    let clock = try #require(host.plugin(named: "clock"))
+    let state = try #require(clock.lua)
+    try host.unload("clock")
+    #expect(state.isClosed)
+    #expect(!clock.isLoaded)
+    #expect(root.find("clock") == nil)
+    #expect(container.children.map(\.id) == ["broken", "greeter", "spinner"])
+    #expect(throws: PluginError.unknownPlugin("clock")) { try host.unload("clock") }
+    let spinner = try #require(host.plugin(named: "spinner"))
+    spinner.run { try $0.run("counter = 41") }
+    let reloaded = try host.reload("spinner")
+    #expect(reloaded.run { try $0.run("return counter") } == [.nil])
+    #expect(container.children.map(\.id) == ["broken", "greeter", "spinner"])
+  }
+
+  @Test func badPluginsAreRefusedClearly() throws {
+    #expect(throws: PluginError.notAPlugin(path: "/nonexistent.lua")) {
+      try host.load(path: "/nonexistent.lua")
+    }
+    _ = try host.load(path: Luahost.fixture("plugins/clock.lua"))
+    #expect(throws: PluginError.duplicateName("clock")) {
+      try host.load(path: Luahost.fixture("plugins/clock.lua"))
+    }
+    #expect(throws: PluginError.self) {
+      try PluginManifest(source: "while true do end", defaultName: "x")
+    }
+    #expect(throws: PluginError.self) {
+      try PluginManifest(source: "return {capabilities = {'net'}}", defaultName: "x")
+    }
+    #expect(throws: PluginError.self) {
+      try PluginManifest(source: "return io.open('x')", defaultName: "x")
+    }
+    let manifest = try PluginManifest(
+      source: "return {name = 'n', version = '2', capabilities = {'os'}}", defaultName: "x")
+    #expect(manifest == PluginManifest(name: "n", version: "2", capabilities: [.os]))
+  }
+}
