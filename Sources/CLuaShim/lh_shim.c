@@ -191,7 +191,9 @@ static void lh_begin(lua_State *L, lh_state *S) {
 
 /* The outermost call has returned: the stop, if any, is over. */
 static void lh_end(lua_State *L, lh_state *S) {
-  atomic_store(&S->stop, LH_STOP_NONE);
+  /* Load first: a plain load is free, a sequentially consistent store is not. Skipping the
+   * store when no stop is set is the same as storing at the load's moment. */
+  if (atomic_load(&S->stop) != LH_STOP_NONE) atomic_store(&S->stop, LH_STOP_NONE);
   S->budget = -1;
   if (lua_gethook(L) != NULL) lua_sethook(L, NULL, 0, 0);
   if (S->main != L && lua_gethook(S->main) != NULL) lua_sethook(S->main, NULL, 0, 0);
@@ -200,6 +202,14 @@ static void lh_end(lua_State *L, lh_state *S) {
 void lh_clearstop(lua_State *L) {
   lh_state *S = lh_getstate(L);
   if (S->depth == 0 && atomic_load(&S->stop) != LH_STOP_NONE) lh_end(L, S);
+}
+
+void lh_endstop(lua_State *L) {
+  lh_state *S = lh_getstate(L);
+  long long budget = S->budget;
+  lh_end(L, S);
+  S->budget = budget; /* an instruction budget, if any, still runs */
+  if (budget >= 0) lua_sethook(L, lh_stophook, LUA_MASKCOUNT, LH_BUDGET_STEP);
 }
 
 /* coroutine.resume and the function coroutine.wrap returns, keeping S->running current. */
@@ -300,30 +310,44 @@ int lh_trackcoroutines(lua_State *L) {
 
 /* ---- Protected calls ---- */
 
-int lh_pcall(lua_State *L, int nargs, int nresults) {
-  if (!lua_checkstack(L, 1)) return LH_ERRSTACK;
+void lh_pushmsgh(lua_State *L) { lua_pushcfunction(L, lh_msgh); }
+
+/* The protected call itself, with lh_msgh already below the function (pushed first by the
+ * caller, so no lua_insert/lua_remove is needed on the fast path). */
+int lh_pcallh(lua_State *L, int nargs, int nresults) {
   lh_state *S = lh_getstate(L);
-  int base = lua_gettop(L) - nargs; /* the function */
-  lua_pushcfunction(L, lh_msgh);
-  lua_insert(L, base);
+  int handler = lua_gettop(L) - nargs - 1;
   lh_trace *outer = S->pending;
   S->pending = NULL;
   int enforce = S->enforce;
   S->enforce = 1;
-  lua_State *outer_running = atomic_exchange(&S->running, L);
+  /* Swap the running thread only when it changes: the usual call from the thread that is
+   * already running costs no atomic read-modify-write (a stop request then hooks L, which
+   * is the right thread either way). */
+  lua_State *outer_running = atomic_load(&S->running);
+  if (outer_running != L) outer_running = atomic_exchange(&S->running, L);
   if (S->depth++ == 0) lh_begin(L, S);
-  int status = lua_pcall(L, nargs, nresults, base);
+  int status = lua_pcall(L, nargs, nresults, handler);
   if (--S->depth == 0) lh_end(L, S);
-  atomic_store(&S->running, outer_running);
+  if (outer_running != L) atomic_store(&S->running, outer_running);
   S->enforce = enforce;
-  lua_remove(L, base);
   if (status != LUA_OK) {
     lh_trace_free(S->last);
     S->last = S->pending;
-  } else {
+  } else if (S->pending != NULL) {
     lh_trace_free(S->pending);
   }
   S->pending = outer;
+  return status;
+}
+
+int lh_pcall(lua_State *L, int nargs, int nresults) {
+  if (!lua_checkstack(L, 1)) return LH_ERRSTACK;
+  int base = lua_gettop(L) - nargs; /* the function */
+  lh_pushmsgh(L);
+  lua_insert(L, base);
+  int status = lh_pcallh(L, nargs, nresults);
+  lua_remove(L, base);
   return status;
 }
 

@@ -115,7 +115,7 @@ import Testing
     #expect(result.status == 0)
     #expect(result.stdout.contains("> 21\n"))
     #expect(result.stdout.contains(">> "))
-    #expect(result.stdout.contains("multi\n"))
+    #expect(result.stdout.contains("\"multi\"\n"))
     #expect(result.stderr.contains("stdin:1: oops"))
   }
 

@@ -95,3 +95,33 @@ import Testing
     }
   }
 }
+
+@Suite struct ScopedTimeoutTests {
+  @Test func nestedCallsCanHaveTheirOwnDeadline() throws {
+    let lua = try LuaState()
+    lua.timeout = .seconds(5)
+    try lua.register("probe") { arguments in
+      let function = try LuaFunction(luaValue: arguments[0])
+      do {
+        try function.call(arguments: [], timeout: .milliseconds(50))
+        return ["finished"]
+      } catch let error as LuaError {
+        return [.string(LuaString("\(error.kind)"))]
+      }
+    }
+    // The inner deadline stops the loop; the outer call goes on.
+    #expect(try lua.run("local r = probe(function() while true do end end) return r, 1 + 1") == ["timeout", 2])
+    #expect(try lua.run("return probe(function() return 1 end)") == ["finished"])
+  }
+
+  @Test func outerDeadlineStaysSticky() throws {
+    let lua = try LuaState()
+    lua.timeout = .milliseconds(50)
+    try lua.register("probe") { arguments in
+      _ = try? LuaFunction(luaValue: arguments[0]).call(arguments: [], timeout: .seconds(5))
+      return []
+    }
+    let error = try #require(throws: LuaError.self) { try lua.run("probe(function() while true do end end) while true do end") }
+    #expect(error.kind == .timeout)
+  }
+}

@@ -80,6 +80,9 @@ int lh_stop_reason(lua_State *L, int idx);
 /// Forgets a stop requested after the outermost call returned (a deadline that passed just
 /// as the call ended) and removes its hooks. [-0, +0]
 void lh_clearstop(lua_State *L);
+/// Ends a stop now, whatever the depth: for a nested call that had a deadline of its own
+/// which has passed, while the outer call's has not. [-0, +0]
+void lh_endstop(lua_State *L);
 /// Sets the instruction budget of each outermost call (< 0: none). A count hook costs on
 /// every instruction, so it is installed only while a budget is set.
 void lh_setbudget(lua_State *L, long long instructions);
@@ -100,6 +103,11 @@ void lh_trace_free(lh_trace *t);
 /// Calls the function below nargs arguments, like lua_pcall, with a message handler that
 /// records the frames cheaply (no luaL_traceback). [-(nargs+1), +(nresults|1)]. Never raises.
 int lh_pcall(lua_State *L, int nargs, int nresults);
+/// The fast path of lh_pcall for a caller that pushed lh_pushmsgh's handler before the
+/// function: [-(nargs+1), +(nresults|1)], the handler stays below the results. Never raises.
+int lh_pcallh(lua_State *L, int nargs, int nresults);
+/// Pushes the message handler lh_pcall uses (records frames; see lh_pcallh). [-0, +1]
+void lh_pushmsgh(lua_State *L);
 /// Loads a chunk (mode "t", "b" or "bt"), with the memory limit enforced. [-0, +1]. Never raises.
 int lh_load(lua_State *L, const char *buf, size_t len, const char *chunkname, const char *mode);
 /// Opens the libraries named by the LH_LIB_* bits. [-0, +0|1 error]. Never raises.

@@ -9,6 +9,7 @@ let registryIndex: Int32 = -1_000_000 - 1000
 /// Every method states its stack effect as [-popped, +pushed]. None of them raises: the
 /// ones that could (metamethods) go through the shim's `lh_p*` wrappers, and allocations
 /// cannot fail while Swift runs (see `lh_alloc`). The caller makes room with ``reserve(_:)``.
+@usableFromInline
 struct LuaStack {
   let L: OpaquePointer
   unowned(unsafe) let core: LuaCore
@@ -122,19 +123,30 @@ struct LuaStack {
   /// [-(arguments+1), +results] On error, pops the function and arguments and throws.
   func call(arguments: Int32, results: Int32 = LUA_MULTRET) throws -> Int32 {
     let base = top - arguments - 1
-    let status: Int32
-    if let timeout = core.timeout, lh_getstate(L).pointee.depth == 0 {
-      let watchdog = Watchdog.shared
-      let owner = ObjectIdentifier(core)
-      watchdog.arm(owner, target: core.stopTarget, deadline: Watchdog.now() + timeout)
-      status = lh_pcall(L, arguments, results)
-      watchdog.disarm(owner)
-      lh_clearstop(L)
-    } else {
-      status = lh_pcall(L, arguments, results)
-    }
+    let status = underDeadline { lh_pcall(L, arguments, results) }
     guard status == LUA_OK else { throw popError(status: status) }
     return top - base
+  }
+
+  /// The fast path of ``call(arguments:results:)`` for a function pushed just above
+  /// `lh_pushmsgh`'s handler: no stack rotation. [-(arguments+1), +results]; the handler
+  /// stays, and the caller resets the top. Throws like `call`.
+  func callAboveHandler(arguments: Int32, results: Int32) throws {
+    let status = underDeadline { lh_pcallh(L, arguments, results) }
+    if status != LUA_OK { throw popError(status: status) }
+  }
+
+  /// Runs a protected call under the state's deadline, if any (outermost calls only).
+  @inline(__always)
+  private func underDeadline(_ pcall: () -> Int32) -> Int32 {
+    guard let timeout = core.timeout, lh_getstate(L).pointee.depth == 0 else { return pcall() }
+    let watchdog = Watchdog.shared
+    let owner = ObjectIdentifier(core)
+    watchdog.arm(owner, target: core.stopTarget, deadline: Watchdog.now() + timeout)
+    let status = pcall()
+    watchdog.disarm(owner)
+    lh_clearstop(L)
+    return status
   }
 
   /// Throws the error of a failed protected operation. [-1 or -0 for LH_ERRSTACK, +0]

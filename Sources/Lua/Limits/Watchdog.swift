@@ -57,6 +57,13 @@ final class Watchdog: @unchecked Sendable {
     pthread_mutex_unlock(&mutex)
   }
 
+  /// The deadline armed for `owner`, if any.
+  func deadline(of owner: ObjectIdentifier) -> UInt64? {
+    pthread_mutex_lock(&mutex)
+    defer { pthread_mutex_unlock(&mutex) }
+    return deadlines[owner]?.deadline
+  }
+
   /// Disarms the deadline of `owner`.
   func disarm(_ owner: ObjectIdentifier) {
     pthread_mutex_lock(&mutex)

@@ -1,8 +1,9 @@
 import CLuaShim
 
 extension LuaState {
-  /// Whether `value` is the error value of a host stop (timeout, interrupt, budget).
-  static func isStopValue(_ value: LuaValue) -> Bool {
+  /// Whether `value` is the error value of a host stop (timeout, interrupt, budget): Lua
+  /// code that catches errors should rethrow these.
+  public static func isStopValue(_ value: LuaValue) -> Bool {
     guard case .lightUserdata(let pointer?) = value else { return false }
     return (1...3).contains { lh_stop_marker(Int32($0)) == UnsafeRawPointer(pointer) }
   }

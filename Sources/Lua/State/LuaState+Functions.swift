@@ -7,22 +7,19 @@ extension LuaState {
   /// ```
   /// - Throws: `usage` when the state is closed. When called, a bad argument raises a
   ///   Lua error naming its position.
+  @inlinable
   public func function<each Argument: LuaConvertible, Result: LuaConvertible>(
     _ body: @escaping (repeat each Argument) throws -> Result
   ) throws -> LuaFunction {
-    try function { [unowned self] arguments in
+    // Inlinable so that the conversions are specialised for the caller's types; the
+    // arguments are read in place (LuaArguments), with no [LuaValue] arrays.
+    try _function { arguments in
       var position = 0
       func next<T: LuaConvertible>(_ type: T.Type) throws -> T {
         position += 1
-        let value = position <= arguments.count ? arguments[position - 1] : .nil
-        do {
-          return try T(luaValue: value)
-        } catch let error as LuaError {
-          throw LuaError(kind: .runtime, message: "bad argument #\(position) (\(error.message))")
-        }
+        return try arguments.convert(at: position, to: T.self)
       }
-      let result = try body(repeat try next((each Argument).self))
-      return [try result.luaValue(in: self)]
+      return try body(repeat try next((each Argument).self)).luaValue(in: arguments.state)
     }
   }
 

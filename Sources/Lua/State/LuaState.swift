@@ -24,6 +24,7 @@ public final class LuaState {
       throw LuaError(kind: .memory, message: "not enough memory to create a Lua state")
     }
     self.core = core
+    core.owner = self
     let stack = try LuaStack(core)
     try stack.check(lh_openlibs(stack.L, libraries.rawValue))
     if libraries.contains(.coroutine) { try stack.check(lh_trackcoroutines(stack.L)) }

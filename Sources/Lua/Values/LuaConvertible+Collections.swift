@@ -1,3 +1,5 @@
+import CLua
+
 /// Collections convert to and from tables.
 ///
 /// Cycles: converting a table to `[LuaValue]` or `[LuaValue: LuaValue]` reads one level
@@ -26,7 +28,9 @@ extension Array: LuaConvertible where Element: LuaConvertible {
     }
     let table = try LuaTable(luaValue: luaValue)
     self = try TableVisits.visiting(table) {
-      try table.array().map { try Element(luaValue: $0) }
+      var result: [Element] = []
+      try table.forEachArrayValue { result.append(try Element(luaValue: $0)) }
+      return result
     }
   }
 
@@ -35,9 +39,13 @@ extension Array: LuaConvertible where Element: LuaConvertible {
     if Element.self == UInt8.self, let bytes = self as? [UInt8] {
       return .string(LuaString(bytes: bytes))
     }
-    let table = try state.makeTable(arrayCapacity: count)
-    for (index, element) in enumerated() {
-      try table.rawSet(.integer(Int64(index) + 1), element.luaValue(in: state))
+    let table = try state.buildTable(arrayCapacity: count, fieldCapacity: 0) { stack, table in
+      var index: lua_Integer = 1
+      for element in self {
+        try stack.push(element.luaValue(in: state))
+        lua_rawseti(stack.L, table, index)
+        index += 1
+      }
     }
     return .table(table)
   }
@@ -49,7 +57,7 @@ extension Dictionary: LuaConvertible where Key: LuaConvertible, Value: LuaConver
     let table = try LuaTable(luaValue: luaValue)
     self = try TableVisits.visiting(table) {
       var result: [Key: Value] = [:]
-      for (key, value) in try table.pairs() {
+      try table.forEachPair { key, value in
         result[try Key(luaValue: key)] = try Value(luaValue: value)
       }
       return result
@@ -59,9 +67,18 @@ extension Dictionary: LuaConvertible where Key: LuaConvertible, Value: LuaConver
   /// A new table with every pair.
   /// - Throws: `usage` for a key that converts to `nil` or NaN.
   public func luaValue(in state: LuaState) throws -> LuaValue {
-    let table = try state.makeTable(fieldCapacity: count)
-    for (key, value) in self {
-      try table.rawSet(key.luaValue(in: state), value.luaValue(in: state))
+    let table = try state.buildTable(arrayCapacity: 0, fieldCapacity: count) { stack, table in
+      for (key, value) in self {
+        let key = try key.luaValue(in: state)
+        switch key {
+        case .nil: throw LuaError(usage: "table index is nil")
+        case .number(let d) where d.isNaN: throw LuaError(usage: "table index is NaN")
+        default: break
+        }
+        try stack.push(key)
+        try stack.push(value.luaValue(in: state))
+        lua_rawset(stack.L, table)
+      }
     }
     return .table(table)
   }

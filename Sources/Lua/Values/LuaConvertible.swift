@@ -35,18 +35,7 @@ extension Bool: LuaConvertible {
   public func luaValue(in state: LuaState) -> LuaValue { .boolean(self) }
 }
 
-extension Double: LuaConvertible {
-  /// Converts a Lua number (integer or float).
-  public init(luaValue: LuaValue) throws {
-    switch luaValue {
-    case .number(let d): self = d
-    case .integer(let i): self = Double(i)
-    default: throw LuaError.mismatch(luaValue, expected: "number")
-    }
-  }
-  /// A float.
-  public func luaValue(in state: LuaState) -> LuaValue { .number(self) }
-}
+extension Double: LuaConvertible {}  // conversions in LuaConvertible+Scalars.swift
 
 extension Float: LuaConvertible {
   /// Converts a Lua number, rounding to `Float`.
@@ -79,7 +68,7 @@ extension LuaConvertible where Self: FixedWidthInteger {
   public func luaValue(in state: LuaState) -> LuaValue { .integer(Int64(truncatingIfNeeded: self)) }
 }
 
-extension Int: LuaConvertible {}
+extension Int: LuaConvertible {}  // Int and Int64: LuaConvertible+Scalars.swift
 extension Int8: LuaConvertible {}
 extension Int16: LuaConvertible {}
 extension Int32: LuaConvertible {}

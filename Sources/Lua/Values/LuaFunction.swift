@@ -18,18 +18,12 @@ public struct LuaFunction {
   /// - Throws: ``LuaError`` with the original error value and a traceback.
   @discardableResult
   public func call(arguments: [LuaValue]) throws -> [LuaValue] {
-    let stack = try reference.pushed()
-    let base = stack.top - 1
-    do {
-      try stack.reserve(arguments.count)
-      for argument in arguments { try stack.push(argument) }
-    } catch {
-      lua_settop(stack.L, base)
-      throw error
-    }
-    let count = try stack.call(arguments: Int32(arguments.count))
+    let stack = try LuaStack(reference.core)
+    let base = stack.top
     defer { lua_settop(stack.L, base) }
-    return (0..<count).map { stack.value(at: base + 1 + $0) }
+    try push(arguments, on: stack)
+    try stack.callAboveHandler(arguments: Int32(arguments.count), results: LUA_MULTRET)
+    return (base + 2..<stack.top + 1).map { stack.value(at: $0) }
   }
 
   /// Calls the function and converts its first result to `R`.
@@ -37,7 +31,21 @@ public struct LuaFunction {
   public func call<R: LuaConvertible>(
     _ arguments: LuaValue..., returning type: R.Type
   ) throws -> R {
-    try R(luaValue: call(arguments: arguments).first ?? .nil)
+    let stack = try LuaStack(reference.core)
+    let base = stack.top
+    defer { lua_settop(stack.L, base) }
+    try push(arguments, on: stack)
+    try stack.callAboveHandler(arguments: Int32(arguments.count), results: 1)
+    return try R(luaValue: stack.value(at: base + 2))
+  }
+
+  /// Pushes the message handler, the function and `arguments` (see `lh_pcallh`).
+  /// [-0, +(2+arguments)]
+  private func push(_ arguments: [LuaValue], on stack: LuaStack) throws {
+    try stack.reserve(arguments.count + 4)
+    lh_pushmsgh(stack.L)
+    try stack.push(reference)
+    for argument in arguments { try stack.push(argument) }
   }
 }
 
@@ -76,5 +84,19 @@ public struct LuaThread {
       return lua_gettop(thread) == 0 ? "dead" : "suspended"
     default: return "dead"
     }
+  }
+}
+
+extension LuaFunction {
+  /// Where a Lua function was defined (its chunk's short name and first line); nil for C
+  /// and Swift functions.
+  public var definition: LuaSourceLocation? {
+    guard let stack = try? reference.pushed() else { return nil }
+    var info = lua_Debug()
+    guard lua_getinfo(stack.L, ">S", &info) != 0, info.linedefined > 0 else { return nil }
+    let source = withUnsafeBytes(of: &info.short_src) { bytes in
+      String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+    }
+    return LuaSourceLocation(source: source, line: Int(info.linedefined))
   }
 }

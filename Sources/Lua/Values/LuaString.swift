@@ -13,19 +13,7 @@ public struct LuaString: Hashable, Sendable {
   public init(_ string: String) { bytes = Array(string.utf8) }
 
   /// The bytes as Swift text, or nil when they are not valid UTF-8.
-  public var string: String? {
-    var decoded = ""
-    var iterator = bytes.makeIterator()
-    var decoder = UTF8()
-    loop: while true {
-      switch decoder.decode(&iterator) {
-      case .scalarValue(let scalar): decoded.unicodeScalars.append(scalar)
-      case .emptyInput: break loop
-      case .error: return nil
-      }
-    }
-    return decoded
-  }
+  public var string: String? { String(validating: bytes, as: UTF8.self) }
 }
 
 extension LuaString: CustomStringConvertible, ExpressibleByStringLiteral {

@@ -37,6 +37,7 @@ public struct ScriptRunner {
   /// The `--help` text.
   public static let usage = """
     usage: luahost [options] [script [args]]
+           luahost test [options] [PATH...]   (see luahost test --help)
     Available options are:
       -e stat   execute string 'stat'
       -i        enter interactive mode after executing 'script'
@@ -59,6 +60,11 @@ public struct ScriptRunner {
 
   /// Runs everything the command line asks for.
   public func run() -> Int32 {
+    if arguments.first == "test" {
+      return TestCommand.run(
+        arguments: Array(arguments.dropFirst()), environment: environment,
+        stdoutIsTerminal: isatty(1) != 0)
+    }
     let options: CommandLineOptions
     do {
       options = try CommandLineOptions(parsing: arguments)

@@ -1,0 +1,58 @@
+import CLua
+import CLuaShim
+
+extension LuaFunction {
+  /// Calls the function with a deadline of its own, also when called from inside another
+  /// call (e.g. by a test runner checking that something times out).
+  ///
+  /// If this deadline passes first, the call fails with `.timeout` and the stop ends here,
+  /// so the caller keeps running; if an outer deadline passes, the stop stays sticky as
+  /// usual and reaches the outer caller too.
+  /// - Throws: ``LuaError`` as ``call(arguments:)``, or `.timeout`.
+  @discardableResult
+  public func call(arguments: [LuaValue], timeout: Duration) throws -> [LuaValue] {
+    let stack = try reference.pushed()
+    let base = stack.top - 1
+    do {
+      try stack.reserve(arguments.count + 1)
+      for argument in arguments { try stack.push(argument) }
+    } catch {
+      lua_settop(stack.L, base)
+      throw error
+    }
+    let core = reference.core
+    let watchdog = Watchdog.shared
+    let owner = ObjectIdentifier(core)
+    let now = Watchdog.now()
+    let nested = lh_getstate(stack.L).pointee.depth > 0
+    let outer = nested ? watchdog.deadline(of: owner) : core.timeout.map { now + $0 }
+    let inner = now + timeout.nanoseconds
+    watchdog.arm(owner, target: core.stopTarget, deadline: min(outer ?? .max, inner))
+    let status = lh_pcall(stack.L, Int32(arguments.count), LUA_MULTRET)
+    if nested, let outer {
+      watchdog.arm(owner, target: core.stopTarget, deadline: outer)
+    } else {
+      watchdog.disarm(owner)
+    }
+    if status != LUA_OK, lh_stop_reason(stack.L, -1) == Int32(LH_STOP_TIMEOUT),
+      outer.map({ Watchdog.now() < $0 }) ?? true
+    {
+      lh_endstop(stack.L)
+    } else if !nested {
+      lh_clearstop(stack.L)
+    }
+    guard status == LUA_OK else { throw stack.popError(status: status) }
+    defer { lua_settop(stack.L, base) }
+    return (0..<(stack.top - base)).map { stack.value(at: base + 1 + $0) }
+  }
+}
+
+extension Duration {
+  /// Whole nanoseconds, clamped at zero.
+  var nanoseconds: UInt64 {
+    let (seconds, attoseconds) = components
+    guard seconds >= 0 else { return 0 }
+    let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+    return overflow ? UInt64.max / 2 : whole + UInt64(max(attoseconds, 0) / 1_000_000_000)
+  }
+}

@@ -1,0 +1,73 @@
+import Lua
+
+/// `luahost test [options] [PATH…]`: finds and runs `*_test.lua` files.
+public enum TestCommand {
+  /// The usage text.
+  public static let usage = """
+    usage: luahost test [options] [PATH...]
+    Runs the *_test.lua files under each PATH (default: the current folder).
+      --filter PATTERN   only tests whose name contains PATTERN (or matches it as a Lua pattern)
+      --plugins DIR      load the plugins in DIR into each test's app tree
+      --allow LIBS       grant io, os, package and/or debug to tests and plugins
+      --timeout DURATION each test's deadline (default 5s)
+      --tap              TAP version 13 output
+      --json             JSON output
+    Exit status: 0 all passed, 1 a test failed (or none was found), 2 usage error.
+    """
+
+  /// Runs the command; returns the exit status.
+  public static func run(arguments: [String], environment: [String: String], stdoutIsTerminal: Bool)
+    -> Int32
+  {
+    var options = TestRunner.Options()
+    var format = TestReport.Format.text(
+      colors: stdoutIsTerminal && ScriptRunner.colorsAllowed(environment))
+    var paths: [String] = []
+    var index = 0
+    func value(_ flag: String) throws -> String {
+      index += 1
+      guard index < arguments.count else { throw UsageError("'\(flag)' needs an argument") }
+      return arguments[index]
+    }
+    do {
+      while index < arguments.count {
+        let word = arguments[index]
+        switch word {
+        case "--tap": format = .tap
+        case "--json": format = .json
+        case "--filter": options.filter = try value(word)
+        case "--plugins": options.pluginDirectory = try value(word)
+        case "--help", "-h":
+          StandardStreams.out(usage + "\n")
+          return 0
+        case "--allow", "--timeout":
+          var parsed = CommandLineOptions()
+          try parsed.parseLimit(word, try value(word))
+          options.capabilities.formUnion(parsed.capabilities)
+          if let timeout = parsed.timeout { options.timeout = timeout }
+        default:
+          if word.hasPrefix("-") { throw UsageError("unrecognized option '\(word)'") }
+          paths.append(word)
+        }
+        index += 1
+      }
+      if let directory = options.pluginDirectory, !PluginHost.isDirectory(directory) {
+        throw UsageError("--plugins: \(directory) is not a directory")
+      }
+    } catch {
+      StandardStreams.error("luahost test: \(error)\n\(usage)\n")
+      return 2
+    }
+    let files = TestRunner.discover(paths.isEmpty ? ["."] : paths)
+    if files.isEmpty {
+      StandardStreams.error("luahost test: no *_test.lua files found\n")
+      StandardStreams.out(TestReport.render([], format: format))
+      return 1
+    }
+    let runner = TestRunner(options: options)
+    var results: [TestResult] = []
+    for file in files { results += runner.run(file: file) }
+    StandardStreams.out(TestReport.render(results, format: format))
+    return results.contains { $0.status == .failed } ? 1 : 0
+  }
+}

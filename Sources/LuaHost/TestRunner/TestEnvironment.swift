@@ -1,0 +1,97 @@
+import Lua
+import ViewTree
+
+/// A fresh sandbox and app tree for one test file run: the demo tree (or the plugins under
+/// test), `ui`, and the test API.
+final class TestEnvironment {
+  let tree: ScriptedTree
+  let plugins: PluginHost?
+  var lua: LuaState { tree.lua }
+  var root: View { tree.root }
+
+  init(options: TestRunner.Options) throws {
+    var sandbox = LuaSandbox()
+    sandbox.capabilities = options.capabilities
+    sandbox.timeout = options.timeout
+    let root = DemoApp.makeWindow()
+    let lua = try LuaState(sandbox: sandbox)
+    tree = try ScriptedTree(lua: lua, root: root)
+    if let directory = options.pluginDirectory, let container = root.find("plugins") {
+      var limits = LuaSandbox()
+      limits.timeout = options.timeout
+      let host = PluginHost(container: container, allowed: options.capabilities, limits: limits)
+      _ = host.loadAll(in: directory)
+      plugins = host
+    } else {
+      plugins = nil
+    }
+  }
+
+  deinit {
+    plugins?.plugins.forEach { try? plugins?.unload($0.name) }
+    lua.close()
+  }
+
+  /// Installs the test API and runs the test file; returns the registered tests.
+  func load(file: String) throws -> LuaTable {
+    let prelude = try lua.load(TestPrelude.source, name: "=luahost-test")
+    let registry = try prelude.call(.table(makeHostHelpers())).first ?? .nil
+    try lua.run(file: file)
+    return try LuaTable(luaValue: registry)
+  }
+
+  private func makeHostHelpers() throws -> LuaTable {
+    let helpers = try lua.makeTable()
+    try helpers.set(
+      "clear_alerts",
+      .function(
+        lua.function { [unowned self] _ in
+          _ = root.find { view in
+            view.dismissAll()
+            return false
+          }
+          return []
+        }))
+    try helpers.set(
+      "alerts",
+      .function(
+        lua.function { [unowned self] _ in
+          var alerts: [LuaValue] = []
+          _ = try root.find { view in
+            for alert in [view.alert].compactMap({ $0 }) + view.queuedAlerts {
+              let table = try tree.table(alert)
+              if case .table(let t) = table { try t.set("boundary", .string(LuaString(view.id))) }
+              alerts.append(table)
+            }
+            return false
+          }
+          return [try lua.value(alerts)]
+        }))
+    try helpers.set(
+      "is_stop",
+      .function(
+        lua.function { arguments in [.boolean(LuaState.isStopValue(arguments.first ?? .nil))] }))
+    try helpers.set(
+      "protected",
+      .function(
+        lua.function { arguments in
+          let function = try LuaFunction(luaValue: arguments.first ?? .nil)
+          let seconds = try Double(luaValue: arguments.count > 1 ? arguments[1] : 1)
+          do {
+            try function.call(arguments: [], timeout: .milliseconds(Int64(seconds * 1000)))
+            return [.nil]
+          } catch let error as LuaError {
+            return [.string(LuaString(error.kind.testName)), .string(LuaString(error.message))]
+          }
+        }))
+    try helpers.set(
+      "compile",
+      .function(
+        lua.function { [unowned self] arguments in
+          let source = try String(luaValue: arguments.first ?? .nil)
+          let name = try String?(luaValue: arguments.count > 1 ? arguments[1] : .nil) ?? "=compiled"
+          return [.function(try lua.load(source, name: name))]
+        }))
+    return helpers
+  }
+}

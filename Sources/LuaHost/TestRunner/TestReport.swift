@@ -1,0 +1,115 @@
+/// Formats test results: plain (deterministic), coloured, TAP or JSON. The plain and
+/// coloured forms end with the summary line `N passed, N failed` (`, N skipped` when any).
+public enum TestReport {
+  /// The output format.
+  public enum Format: Sendable {
+    /// Text, optionally coloured.
+    case text(colors: Bool)
+    /// Test Anything Protocol, version 13.
+    case tap
+    /// One JSON document.
+    case json
+  }
+
+  /// The summary line.
+  public static func summary(_ results: [TestResult]) -> String {
+    let passed = results.filter { $0.status == .passed }.count
+    let failed = results.filter { $0.status == .failed }.count
+    let skipped = results.filter { $0.status == .skipped }.count
+    return "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
+  }
+
+  /// The whole report.
+  public static func render(_ results: [TestResult], format: Format) -> String {
+    switch format {
+    case .text(let colors): text(results, colors: colors)
+    case .tap: tap(results)
+    case .json: json(results)
+    }
+  }
+
+  static func text(_ results: [TestResult], colors: Bool) -> String {
+    func paint(_ s: String, _ code: String) -> String {
+      colors ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s
+    }
+    var lines: [String] = []
+    var currentFile: String?
+    for result in results {
+      if result.file != currentFile {
+        currentFile = result.file
+        lines.append(result.file)
+      }
+      switch result.status {
+      case .passed: lines.append("  " + paint("PASS", "32") + " \(result.name)")
+      case .skipped: lines.append("  " + paint("SKIP", "33") + " \(result.name)")
+      case .failed:
+        lines.append("  " + paint("FAIL", "31") + " \(result.name) (\(result.location))")
+        for line in (result.message ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+        {
+          lines.append("       \(line)")
+        }
+        if let detail = result.detail {
+          lines += detail.split(separator: "\n").map { "       " + paint(String($0), "2") }
+        }
+      }
+    }
+    lines.append(summary(results))
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  static func tap(_ results: [TestResult]) -> String {
+    var lines = ["TAP version 13", "1..\(results.count)"]
+    for (index, result) in results.enumerated() {
+      let number = index + 1
+      switch result.status {
+      case .passed: lines.append("ok \(number) - \(result.name)")
+      case .skipped: lines.append("ok \(number) - \(result.name) # SKIP")
+      case .failed:
+        lines.append("not ok \(number) - \(result.name)")
+        lines.append("  ---")
+        lines.append("  message: \(jsonString(result.message ?? ""))")
+        lines.append("  at: \(jsonString(result.location))")
+        lines.append("  ...")
+      }
+    }
+    lines.append("# " + summary(results))
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  static func json(_ results: [TestResult]) -> String {
+    let tests = results.map { result in
+      var fields = [
+        "\"name\":\(jsonString(result.name))", "\"file\":\(jsonString(result.file))",
+        "\"status\":\(jsonString(result.status.rawValue))",
+      ]
+      fields.append("\"line\":" + (result.line.map(String.init) ?? "null"))
+      fields.append("\"message\":" + (result.message.map(jsonString) ?? "null"))
+      return "{" + fields.joined(separator: ",") + "}"
+    }
+    let count = { (status: TestResult.Status) in results.filter { $0.status == status }.count }
+    return "{\"tests\":[" + tests.joined(separator: ",")
+      + "],\"passed\":\(count(.passed)),\"failed\":\(count(.failed)),\"skipped\":\(count(.skipped))}\n"
+  }
+
+  /// A JSON string literal.
+  static func jsonString(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      default:
+        if scalar.value < 0x20 {
+          let hex = String(scalar.value, radix: 16)
+          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return out + "\""
+  }
+}

@@ -1,0 +1,146 @@
+import Lua
+
+/// Runs `*_test.lua` files: each test in a fresh sandbox with a fresh app tree, under a
+/// deadline, so a failing, erroring or hanging test fails alone.
+public struct TestRunner {
+  /// How to run the tests.
+  public struct Options: Sendable {
+    /// Only tests whose full name contains this text (or matches it as a Lua pattern).
+    public var filter: String?
+    /// Each test's deadline.
+    public var timeout: Duration = .seconds(5)
+    /// Plugins to load into each test's app tree.
+    public var pluginDirectory: String?
+    /// Capabilities granted to tests and plugins.
+    public var capabilities: Set<LuaSandbox.Capability> = []
+
+    /// Default options.
+    public init() {}
+  }
+
+  /// The options in use.
+  public var options: Options
+
+  /// Creates a runner.
+  public init(options: Options) { self.options = options }
+
+  /// The `*_test.lua` files under `paths` (files are taken as given), sorted; hidden
+  /// folders and `.build` are skipped.
+  public static func discover(_ paths: [String]) -> [String] {
+    var found: [String] = []
+    for path in paths {
+      if PluginHost.isDirectory(path) {
+        var pending = [path]
+        while let folder = pending.popLast() {
+          for entry in PluginHost.entries(of: folder) where entry != ".build" {
+            let child = folder == "." ? entry : folder + "/" + entry
+            if PluginHost.isDirectory(child) {
+              pending.append(child)
+            } else if entry.hasSuffix("_test.lua") {
+              found.append(child)
+            }
+          }
+        }
+      } else {
+        found.append(path)
+      }
+    }
+    return found.sorted()
+  }
+
+  /// Runs every test of one file and returns their results (one failure if the file
+  /// itself is broken).
+  public func run(file: String) -> [TestResult] {
+    let names: [(name: String, line: Int?, skip: Bool)]
+    do {
+      let environment = try TestEnvironment(options: options)
+      names = try environment.load(file: file).array().map { entry in
+        let table = try LuaTable(luaValue: entry)
+        let function = try LuaFunction(luaValue: table.rawGet("fn"))
+        return (
+          try String(luaValue: table.rawGet("name")), function.definition?.line,
+          try table.rawGet("skip") == true
+        )
+      }
+    } catch let error as LuaError {
+      return [brokenFile(file, error)]
+    } catch {
+      return [
+        TestResult(name: "(file could not run)", file: file, status: .failed, message: "\(error)")
+      ]
+    }
+    return names.enumerated().compactMap { index, test in
+      guard matchesFilter(test.name) else { return nil }
+      if test.skip {
+        return TestResult(name: test.name, file: file, line: test.line, status: .skipped)
+      }
+      return run(index: index, of: file, name: test.name, line: test.line)
+    }
+  }
+
+  private func matchesFilter(_ name: String) -> Bool {
+    guard let filter = options.filter else { return true }
+    if name.contains(filter) { return true }
+    guard let lua = try? LuaState(libraries: [.base, .string]) else { return false }
+    return
+      (try? lua.load("local s, p = ... return s:find(p) ~= nil").call(
+        .string(LuaString(name)), .string(LuaString(filter))))
+      == [true]
+  }
+
+  /// Runs test number `index` of `file` in a fresh environment.
+  private func run(index: Int, of file: String, name: String, line: Int?) -> TestResult {
+    var result = TestResult(name: name, file: file, line: line, status: .passed)
+    // The environment must outlive the catch below: the error's value lives in its state.
+    var environment: TestEnvironment?
+    defer { withExtendedLifetime(environment) {} }
+    do {
+      let environment = try { () throws -> TestEnvironment in
+        environment = try TestEnvironment(options: options)
+        return environment!
+      }()
+      let registry = try environment.load(file: file)
+      let entry = try LuaTable(luaValue: registry.rawGet(.integer(Int64(index) + 1)))
+      try LuaFunction(luaValue: entry.rawGet("fn")).call()
+    } catch let error as LuaError {
+      result.status = .failed
+      let shortName = Self.shortSource(file)
+      let frame = error.traceback.frames.first { $0.source == shortName && $0.line > 0 }
+      if case .table(let value) = error.value, (try? value.rawGet("__expect")) == true {
+        result.message = error.message
+        result.line = frame?.line ?? line
+      } else if error.kind == .timeout {
+        result.message = "timed out: the test ran past its \(options.timeout) deadline"
+        result.line = frame?.line ?? line
+      } else {
+        result.message = "error outside any expectation: \(error.message)"
+        result.line = frame?.line ?? error.location?.line ?? line
+        result.detail = error.traceback.isEmpty ? nil : error.traceback.description
+      }
+    } catch {
+      result.status = .failed
+      result.message = "\(error)"
+    }
+    return result
+  }
+
+  private func brokenFile(_ file: String, _ error: LuaError) -> TestResult {
+    let what: String
+    switch error.kind {
+    case .syntax: what = "syntax error"
+    case .file: what = "cannot read the file"
+    default: what = "error while loading"
+    }
+    return TestResult(
+      name: "(\(what))", file: file, line: error.location?.line, status: .failed,
+      message: error.message,
+      detail: error.traceback.isEmpty ? nil : error.traceback.description)
+  }
+
+  /// The chunk name Lua shows for a file loaded as `@file` (shortened past 60 bytes).
+  static func shortSource(_ file: String) -> String {
+    let limit = 59
+    guard file.utf8.count > limit else { return file }
+    return "..." + String(decoding: file.utf8.suffix(limit - 3), as: UTF8.self)
+  }
+}

@@ -1,0 +1,42 @@
+import Lua
+
+/// luahost-bench: LuaHost against the raw Lua C API, every case in one run.
+///
+/// Usage: luahost-bench [--json] [--quick] [--repetitions N] [--only 1,2,…]
+@main
+struct Bench {
+  static func main() throws {
+    var arguments = CommandLine.arguments.dropFirst()
+    var json = false
+    var repetitions = 11
+    var scale = 1.0
+    var only: Set<Int>? = nil
+    while let argument = arguments.popFirst() {
+      switch argument {
+      case "--json": json = true
+      case "--quick": repetitions = 5
+      case "--repetitions": repetitions = Int(arguments.popFirst() ?? "") ?? repetitions
+      case "--scale": scale = Double(arguments.popFirst() ?? "") ?? scale
+      case "--only": only = Set((arguments.popFirst() ?? "").split(separator: ",").compactMap { Int($0) })
+      default: throw BenchError("unknown option \(argument)")
+      }
+    }
+    func selected(_ number: Int) -> Bool { only?.contains(number) ?? true }
+    let calls = CallCases(repetitions: repetitions, scale: scale)
+    var rows: [Row] = []
+    if selected(1) { rows += try calls.swiftToLua() }
+    if selected(2) { rows += try calls.luaToSwift() }
+    if selected(3) { rows += try calls.errorPath() }
+    if selected(4) { rows += try MarshalCases(repetitions: repetitions, scale: scale).run() }
+    if selected(5) { rows += try TreeCases(repetitions: repetitions, scale: scale).run() }
+    if selected(6) { rows += try ThroughputCases(repetitions: repetitions).run() }
+    if selected(7) { rows += try PluginCases(repetitions: repetitions).run() }
+    if json {
+      for row in rows { print(Report.json(row)) }
+    } else {
+      print("Machine: \(Report.machine()); \(LuaState.copyright)")
+      print("Medians of \(repetitions) interleaved repetitions; ratio = ours / baseline time.\n")
+      print(Report.table(rows))
+    }
+  }
+}

@@ -1,0 +1,2 @@
+test("registered", function() end)
+error("file blew up while loading")

@@ -1,0 +1,2 @@
+test("never registered", function() end)
+local x = = 1

@@ -1,0 +1,86 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `luahost test`, through the real binary.
+@Suite struct TestCommandTests {
+  var root: String {
+    Luahost.fixtures.deletingLastPathComponent().deletingLastPathComponent().path
+  }
+
+  @Test func examplePluginTestsPass() throws {
+    let result = try Luahost.run(
+      ["test", "--plugins", "scripts/examples/plugins", "scripts/examples"], directory: root)
+    #expect(result.status == 0)
+    #expect(result.stdout.hasSuffix("\n9 passed, 0 failed\n"))
+    #expect(
+      result.stdout.contains(
+        "  PASS counter going below zero alerts at the plugin's own boundary\n"))
+  }
+
+  @Test func failingErroringHangingAndBrokenFiles() throws {
+    let result = try Luahost.run(
+      ["test", "--timeout", "300ms", "Tests/Fixtures/testrunner"], directory: root)
+    #expect(result.status == 1)
+    let out = result.stdout
+    #expect(out.hasSuffix("\n2 passed, 7 failed, 1 skipped\n"))
+    #expect(
+      out.contains(
+        "  FAIL wrong message (Tests/Fixtures/testrunner/mixed_test.lua:4)\n       expected alert message to match \"something else\", got \"The Crash button crashed, as promised.\"\n"
+      ))
+    #expect(
+      out.contains(
+        "  FAIL no alert at all (Tests/Fixtures/testrunner/mixed_test.lua:8)\n       expected exactly one alert, got 0: no alert\n"
+      ))
+    #expect(
+      out.contains(
+        "  FAIL tables differ (Tests/Fixtures/testrunner/mixed_test.lua:12)\n       .b[2]: expected 4, got 3\n"
+      ))
+    #expect(
+      out.contains(
+        "  FAIL errors outside expectations (Tests/Fixtures/testrunner/mixed_test.lua:17)\n       error outside any expectation: Tests/Fixtures/testrunner/mixed_test.lua:17: attempt to index a nil value (local 't')\n"
+      ))
+    #expect(
+      out.contains("  FAIL hangs (Tests/Fixtures/testrunner/mixed_test.lua:20)\n       timed out"))
+    #expect(out.contains("  SKIP not yet\n"))
+    #expect(out.contains("  PASS group passes too\n"))
+    #expect(out.contains("  FAIL (syntax error) (Tests/Fixtures/testrunner/syntax_test.lua:2)\n"))
+    #expect(
+      out.contains(
+        "  FAIL (error while loading) (Tests/Fixtures/testrunner/loaderror_test.lua:2)\n"))
+    #expect(!out.contains("\u{1B}["))  // no colour without a terminal
+  }
+
+  @Test func machineReadableOutputAndFilters() throws {
+    let tap = try Luahost.run(
+      ["test", "--tap", "--filter", "pass", "Tests/Fixtures/testrunner/mixed_test.lua"],
+      directory: root)
+    #expect(tap.status == 0)
+    #expect(
+      tap.stdout
+        == "TAP version 13\n1..2\nok 1 - passes\nok 2 - group passes too\n# 2 passed, 0 failed\n")
+    let json = try Luahost.run(
+      ["test", "--json", "--filter", "^tables", "Tests/Fixtures/testrunner/mixed_test.lua"],
+      directory: root)
+    #expect(json.status == 1)
+    let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+    #expect(object?["failed"] as? Int == 1)
+    let tests = object?["tests"] as? [[String: Any]]
+    #expect(tests?.first?["name"] as? String == "tables differ")
+    #expect(tests?.first?["line"] as? Int == 12)
+  }
+
+  @Test func usageErrorsAndNoTests() throws {
+    let bad = try Luahost.run(["test", "--frobnicate"])
+    #expect(bad.status == 2)
+    #expect(bad.stderr.contains("unrecognized option '--frobnicate'"))
+    let empty = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "luahost-empty-\(UUID())")
+    try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: empty) }
+    let none = try Luahost.run(["test", empty.path])
+    #expect(none.status == 1)
+    #expect(none.stderr.contains("no *_test.lua files found"))
+    #expect(none.stdout == "0 passed, 0 failed\n")
+  }
+}

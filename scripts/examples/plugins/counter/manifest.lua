@@ -1,0 +1,1 @@
+return { name = "counter", version = "1.0.0" }
