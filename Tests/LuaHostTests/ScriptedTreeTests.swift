@@ -247,3 +247,13 @@ final class Recorder: AlertPresenter {
     #expect(weakRoot == nil)
   }
 }
+
+@Suite struct ScriptedModuleTests {
+  @Test func uiIsReadOnlyEvenWithRawset() throws {
+    let tree = try ScriptedTree(lua: LuaState(sandbox: LuaSandbox()), root: View.window(id: "root"))
+    #expect(throws: LuaError.self) { try tree.lua.run("rawset(ui, 'find', nil)") }
+    let error = try #require(throws: LuaError.self) { try tree.lua.run("ui.find = nil") }
+    #expect(error.message.contains("read-only"))
+    #expect(try tree.lua.run("return ui.find('root') == ui.root, type(ui)") == [true, "userdata"])
+  }
+}

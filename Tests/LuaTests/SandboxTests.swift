@@ -32,8 +32,10 @@ import Testing
 
   @Test func dangerousLibrariesAreAbsent() throws {
     let results = try lua.run(
-      "return io, debug, package, dofile, loadfile, string.dump, os.execute, os.exit, os.getenv, type(os.clock), type(os.time)")
-    #expect(results == [.nil, .nil, .nil, .nil, .nil, .nil, .nil, .nil, .nil, "function", "function"])
+      "return io, debug, package, dofile, loadfile, string.dump, os.execute, os.exit, os.getenv, type(os.clock), type(os.time)"
+    )
+    #expect(
+      results == [.nil, .nil, .nil, .nil, .nil, .nil, .nil, .nil, .nil, "function", "function"])
   }
 
   @Test func loadIsTextOnly() throws {
@@ -44,7 +46,8 @@ import Testing
   }
 
   @Test func gcMetamethodsAndGlobalSwitchesAreRefused() throws {
-    #expect(try message("setmetatable({}, {__gc = function() while true do end end})").contains("__gc"))
+    #expect(
+      try message("setmetatable({}, {__gc = function() while true do end end})").contains("__gc"))
     #expect(try message("collectgarbage('stop')").contains("only 'count'"))
     #expect(try lua.run("return type(collectgarbage('count'))") == ["number"])
     #expect(try lua.run("return getmetatable('')") == ["locked"])
@@ -71,19 +74,110 @@ import Testing
 
   @Test func limitsAreOnByDefault() throws {
     #expect(try message("while true do end") == "execution timed out")
-    #expect(try message("local t = {} for i = 1, 1e8 do t[i] = i end").contains("not enough memory"))
+    #expect(
+      try message("local t = {} for i = 1, 1e8 do t[i] = i end").contains("not enough memory"))
     #expect(try lua.run("return 'still here'") == ["still here"])
   }
 
   @Test func xpcallHandlersDoNotRunForStops() throws {
-    let text = try message("xpcall(function() while true do end end, function() while true do end end)")
+    let text = try message(
+      "xpcall(function() while true do end end, function() while true do end end)")
     #expect(text == "execution timed out")
-    #expect(try lua.run("return xpcall(error, function(e) return 'handled ' .. e end, 'x')") == [false, "handled x"])
+    #expect(
+      try lua.run("return xpcall(error, function(e) return 'handled ' .. e end, 'x')") == [
+        false, "handled x",
+      ])
   }
 
   @Test func requireLoadsOnlyTextModulesFromTheFolder() throws {
     let noFolder = try message("require('json')")
     #expect(noFolder.contains("not found"))
     #expect(try lua.run("return require('string') == string") == [true])
+  }
+}
+
+@Suite struct SandboxAttackTests {
+  let lua: LuaState
+
+  init() throws {
+    var sandbox = LuaSandbox()
+    sandbox.timeout = .milliseconds(300)
+    sandbox.memoryLimit = 16 << 20
+    sandbox.output = { _ in }
+    lua = try LuaState(sandbox: sandbox)
+  }
+
+  /// Runs an attack: it must fail with `kind`, and the next script must run normally.
+  func attack(_ code: String, _ kind: LuaError.Kind, containing text: String? = nil) throws {
+    try attack(code, [kind], containing: text)
+  }
+
+  func attack(_ code: String, _ kinds: Set<LuaError.Kind>, containing text: String? = nil) throws {
+    let start = ContinuousClock.now
+    do {
+      try lua.run(code, name: "=attack")
+      Issue.record("attack succeeded: \(code)")
+    } catch let error as LuaError {
+      #expect(kinds.contains(error.kind), "\(code): \(error.message)")
+      if let text { #expect(error.message.contains(text), "\(error.message)") }
+    }
+    #expect(ContinuousClock.now - start < .seconds(3), "attack took too long: \(code)")
+    #expect(try lua.run("local t = {} for i = 1, 100 do t[i] = i end return #t") == [100])
+  }
+
+  @Test func escapes() throws {
+    try attack("load(string.dump(print))", .runtime, containing: "dump")
+    try attack("assert(load('\\27LuaT'))()", .runtime, containing: "binary")
+    try attack("debug.sethook()", .runtime, containing: "debug")
+    try attack("getmetatable('').__index = {}", .runtime)
+    try attack("rawset(getmetatable(''), '__index', {})", .runtime, containing: "table expected")
+    try attack("collectgarbage('stop')", .runtime, containing: "count")
+    try attack("os.exit(1)", .runtime, containing: "exit")
+    try attack("io.open('/etc/passwd')", .runtime, containing: "io")
+    try attack("require('os').execute('true')", .runtime, containing: "execute")
+    try attack("package.loadlib('libc.so.6', 'system')", .runtime, containing: "package")
+  }
+
+  @Test func runawayLoops() throws {
+    try attack("while true do end", .timeout)
+    try attack("while true do pcall(function() while true do end end) end", .timeout)
+    try attack("coroutine.wrap(function() while true do end end)()", .timeout)
+    try attack(
+      "xpcall(function() while true do end end, function() while true do end end)", .timeout)
+    try attack(
+      "do local x <close> = setmetatable({}, {__close = function() while true do end end}) end",
+      .timeout)
+    try attack(
+      "setmetatable({}, {__gc = function() while true do end end})", .runtime, containing: "__gc")
+  }
+
+  @Test func resourceBombs() throws {
+    try attack(
+      "return ('a'):rep(150):find('.-.-.-.-b')", .runtime, containing: "pattern too complex")
+    try attack("return ('a'):rep(200000):find('.-b')", .runtime, containing: "pattern too complex")
+    try attack(
+      "for w in ('a'):rep(5000):gmatch('(a*)*b') do end", .runtime,
+      containing: "pattern too complex")
+    try attack("return string.rep('x', 4e8)", .runtime, containing: "too large")
+    try attack("local t = {} for i = 1, 1e8 do t[i] = i end", .memory)
+    // Deep recursion ends in a stack overflow, or first in the memory limit.
+    try attack("local function f() return f() + 1 end f()", [.runtime, .memory, .messageHandler])
+    // Ordinary patterns on long subjects stay allowed.
+    #expect(
+      try lua.run("return (('x'):rep(10000) .. ' end'):match('^%s*(.-)%s*$'):sub(-3)") == ["end"])
+    #expect(
+      try lua.run(
+        "local n = 0 for w in ('a b c '):rep(1000):gmatch('%a+') do n = n + 1 end return n") == [
+          3000
+        ])
+    #expect(try lua.run("return (('a,'):rep(5000)):gsub(',', ';', 10):sub(1, 4)") == ["a;a;"])
+  }
+
+  @Test func oddErrorValues() throws {
+    try attack("error(nil)", .runtime, containing: "nil value")
+    try attack("error({})", .runtime, containing: "table value")
+    try attack(
+      "error(setmetatable({}, {__tostring = function() error('again') end}))", .runtime,
+      containing: "__tostring failed")
   }
 }

@@ -150,6 +150,12 @@ void lh_markobjectmetatable(lua_State *L, int idx);
 /// The box of an object userdata made by lh_pushobject, or NULL for any other value.
 void *lh_toobject(lua_State *L, int idx);
 
+/// Whether matching pattern p against s from byte offset init (0-based) stays within
+/// `budget` steps: once (`all` = 0, as find and match) or for every match (`all` = 1, as
+/// gmatch and gsub, stopping after `limit` matches when limit >= 0). See lh_pattern.c.
+int lh_pattern_within_budget(const char *s, size_t ls, const char *p, size_t lp, size_t init,
+                             int all, long long limit, long long budget);
+
 /* Implemented in Swift (module Lua, @_cdecl). */
 /// Runs the Swift closure in box with the arguments on L's stack. Returns the number of
 /// results pushed, or -1 with an error value pushed, which the trampoline raises.

@@ -21,6 +21,8 @@ final class LuaCore {
   var objectCache: Int32?
   /// Field and method names of those classes, for completion.
   var objectMemberNames: [ObjectIdentifier: [String]] = [:]
+  /// Property getters of those classes, type-erased, for reads that must not run Lua.
+  var objectGetters: [ObjectIdentifier: [String: (AnyObject) throws -> LuaValue]] = [:]
   /// Names of those classes, for error messages.
   var objectTypeNames: [ObjectIdentifier: String] = [:]
 

@@ -9,8 +9,9 @@
 /// `setmetatable` refuses `__gc` (finalizers run with hooks off and could hang the host);
 /// the string metatable is locked (`getmetatable("")` returns `"locked"`); `xpcall` does not
 /// run the script's handler for a host stop, which it could otherwise loop in.
-/// `string.rep` and `table.concat` refuse results over ``maxStringLength`` bytes and
-/// `table.sort` refuses more than ``maxSortLength`` elements: one C call cannot be
+/// `string.rep` and `table.concat` refuse results over ``maxStringLength`` bytes,
+/// `table.sort` refuses more than ``maxSortLength`` elements, and pattern matching refuses
+/// work over ``maxPatternSteps`` (a step-counting dry run goes first): one C call cannot be
 /// interrupted by any hook.
 public struct LuaSandbox: Sendable {
   /// A library the host may grant on top of the defaults.
@@ -42,6 +43,9 @@ public struct LuaSandbox: Sendable {
   public var maxStringLength = 16 << 20
   /// The most elements `table.sort` may sort.
   public var maxSortLength = 1 << 20
+  /// The most steps one pattern-matching call (`string.find`, `match`, `gmatch`, `gsub`)
+  /// may take, counted by a dry run before liblua's matcher runs (about 10 ms of work).
+  public var maxPatternSteps = 5_000_000
 
   /// The default policy: nothing granted, 64 MiB, 10 s per call.
   public init() {}

@@ -36,17 +36,38 @@ extension LuaState {
       guard let bytes = try? LuaState.readFile(path) else { return [.nil] }
       return [.string(LuaString(bytes: bytes))]
     }
+    let patternCheck = try function { arguments in
+      guard arguments.count >= 2, case .string(let subject) = arguments[0], case .string(let pattern) = arguments[1]
+      else { return [true] }
+      var start = try Int?(luaValue: arguments.count > 2 ? arguments[2] : .nil) ?? 1
+      if start < 0 { start = max(subject.bytes.count + start + 1, 1) }
+      let all = arguments.count > 3 && arguments[3].isTruthy
+      let limit = try Int64?(luaValue: arguments.count > 4 ? arguments[4] : .nil) ?? -1
+      let ok = subject.bytes.withUnsafeBufferPointer { s in
+        pattern.bytes.withUnsafeBufferPointer { p in
+          s.withMemoryRebound(to: CChar.self) { s in
+            p.withMemoryRebound(to: CChar.self) { p in
+              lh_pattern_within_budget(
+                s.baseAddress, s.count, p.baseAddress, p.count, max(start, 1) - 1, all ? 1 : 0, limit,
+                Int64(sandbox.maxPatternSteps))
+            }
+          }
+        }
+      }
+      return [.boolean(ok != 0)]
+    }
     try load(Self.sandboxPrelude, name: "=sandbox").call(
       .function(write), .function(isStop), directory, .function(readModule),
       .boolean(sandbox.capabilities.contains(.os)),
       .boolean(sandbox.capabilities.contains(.package)),
-      .integer(Int64(sandbox.maxStringLength)), .integer(Int64(sandbox.maxSortLength)))
+      .integer(Int64(sandbox.maxStringLength)), .integer(Int64(sandbox.maxSortLength)),
+      .function(patternCheck))
   }
 
   /// The sandbox, written in Lua: it captures the originals as upvalues, then replaces the
   /// globals, so scripts can reach only the filtered versions.
   static let sandboxPrelude = """
-    local write, isstop, moduledir, readmodule, fullos, fullpackage, maxstring, maxsort = ...
+    local write, isstop, moduledir, readmodule, fullos, fullpackage, maxstring, maxsort, patternok = ...
     local G = _G
     local rawload, rawxpcall, rawsetmetatable, rawcollect = load, xpcall, setmetatable, collectgarbage
     local type, select, tostring, error, rawget, rawlen = type, select, tostring, error, rawget, rawlen
@@ -109,6 +130,21 @@ extension LuaState {
       if rawlen(list) > maxsort then error('table.sort: too many elements for the sandbox', 2) end
       return sort(list, comp)
     end
+
+    local find, match, gmatch, sgsub = string.find, string.match, string.gmatch, string.gsub
+    local function checked(s, p, init, all, limit)
+      if type(s) == 'string' and type(p) == 'string' and #s > 16
+        and not patternok(s, p, init, all, limit) then
+        error('pattern too complex for the sandbox', 3)
+      end
+    end
+    function string.find(s, p, init, plain)
+      if not plain then checked(s, p, init, false) end
+      return find(s, p, init, plain)
+    end
+    function string.match(s, p, init) checked(s, p, init, false) return match(s, p, init) end
+    function string.gmatch(s, p, init) checked(s, p, init, true) return gmatch(s, p, init) end
+    function string.gsub(s, p, repl, n) checked(s, p, 1, true, n) return sgsub(s, p, repl, n) end
 
     getmetatable('').__metatable = 'locked'
 

@@ -2,6 +2,20 @@ import CLua
 import CLuaShim
 
 extension LuaState {
+  /// A field of a value read without running any Lua code: a raw read for tables, the
+  /// registered property getter for Swift objects; nil otherwise.
+  public func rawField(of value: LuaValue, _ name: String) -> LuaValue? {
+    switch value {
+    case .table(let table): return try? table.rawGet(.string(LuaString(name)))
+    case .userdata(let userdata):
+      guard let object = userdata.object(as: AnyObject.self),
+        let getter = core.objectGetters[ObjectIdentifier(type(of: object))]?[name]
+      else { return nil }
+      return try? getter(object)
+    default: return nil
+    }
+  }
+
   /// The string keys a value offers, for completion: a table's own keys, then those of
   /// `__index` tables up its metatable chain; a Swift object's registered methods and
   /// properties; the string library for strings. Reads are raw: no script code runs.

@@ -75,6 +75,9 @@ extension LuaState {
     stack.setMetatable(forType: ObjectIdentifier(type), name: name)
     core.objectMemberNames[ObjectIdentifier(type)] =
       (Array(description.methods.keys) + Array(description.getters.keys)).sorted()
+    core.objectGetters[ObjectIdentifier(type)] = description.getters.mapValues { getter in
+      { object in try getter(object as! Object) }
+    }
   }
 
   static func unwrap<Object: AnyObject>(_ value: LuaValue?, as type: Object.Type, name: String)

@@ -25,6 +25,22 @@ extension ScriptedTree {
     return module
   }
 
+  /// `ui` as a userdata over the module table: scripts can read it but not change it, not
+  /// even with `rawset`, so one script cannot swap `ui.find` under another part of the host.
+  func makeReadOnlyModule() throws -> LuaValue {
+    let module = try makeModule()
+    let entries = try module.pairs()
+    try lua.register(ScriptedModule.self, name: "ui") { type in
+      for case (.string(let key), let value) in entries {
+        type.property(key.description, get: { _ in value })
+      }
+      type.newIndex { _, key, _ in
+        throw LuaError(kind: .runtime, message: "ui is read-only (cannot set '\(key)')")
+      }
+    }
+    return try lua.userdata(ScriptedModule())
+  }
+
   /// Builds a view from a spec table such as `{id = "crash", title = "Crash", on_tap = f}`.
   func makeView(_ kind: ViewKind, spec: LuaValue) throws -> View {
     let table: LuaTable?
@@ -143,6 +159,9 @@ extension ScriptedTree {
     return .table(table)
   }
 }
+
+/// The object behind the `ui` userdata.
+final class ScriptedModule {}
 
 extension ViewKind {
   /// The name Lua uses: `text_field` for ``ViewKind/textField``, else the case name.

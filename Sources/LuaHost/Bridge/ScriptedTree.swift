@@ -23,7 +23,7 @@ public final class ScriptedTree {
     self.root = root
     try registerViewType()
     try registerEnvironmentType()
-    try lua.globals().set("ui", .table(makeModule()))
+    try lua.globals().set("ui", makeReadOnlyModule())
   }
 
   /// The Lua userdata for `view`.

@@ -23,10 +23,7 @@ public struct Completer {
     let partial = parts.removeLast()
     guard var current = try? LuaValue.table(lua.globals()) else { return [] }
     for name in parts {
-      guard case .table(let table) = current,
-        let next = try? table.rawGet(.string(LuaString(name))),
-        !next.isNil
-      else { return [] }
+      guard let next = lua.rawField(of: current, name), !next.isNil else { return [] }
       current = next
     }
     let base = parts.joined(separator: ".")
