@@ -15,6 +15,7 @@
 
 FILE *cs_stdout(void) { return stdout; }
 FILE *cs_stderr(void) { return stderr; }
+FILE *cs_stdin(void) { return stdin; }
 
 int cs_open_pty(char *name, size_t size) {
   int master = posix_openpt(O_RDWR | O_NOCTTY);

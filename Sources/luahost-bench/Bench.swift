@@ -17,7 +17,8 @@ struct Bench {
       case "--quick": repetitions = 5
       case "--repetitions": repetitions = Int(arguments.popFirst() ?? "") ?? repetitions
       case "--scale": scale = Double(arguments.popFirst() ?? "") ?? scale
-      case "--only": only = Set((arguments.popFirst() ?? "").split(separator: ",").compactMap { Int($0) })
+      case "--only":
+        only = Set((arguments.popFirst() ?? "").split(separator: ",").compactMap { Int($0) })
       default: throw BenchError("unknown option \(argument)")
       }
     }

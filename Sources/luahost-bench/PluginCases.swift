@@ -1,8 +1,9 @@
+import CBenchBaseline
+import Lua
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import CBenchBaseline
-import Lua
 
 /// Case 7: the cost of one plugin, with 1,000 sandboxes alive at once.
 struct PluginCases {
@@ -42,7 +43,9 @@ struct PluginCases {
       Row(
         name: "7b. Lua heap per sandbox vs bare state with the same libs",
         ours: Measure.median(luaBytes), baseline: Measure.median(cBytes), unit: "B"),
-      Row(name: "7c. malloc heap per sandbox, Swift objects included (growth / 1,000)", ours: Measure.median(rssBytes), unit: "B"),
+      Row(
+        name: "7c. malloc heap per sandbox, Swift objects included (growth / 1,000)",
+        ours: Measure.median(rssBytes), unit: "B"),
     ]
   }
 

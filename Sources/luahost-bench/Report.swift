@@ -67,7 +67,9 @@ enum Report {
     var text = "\(rounded)"
     if let dot = text.firstIndex(of: ".") {
       let decimals = text.distance(from: dot, to: text.endIndex) - 1
-      if digits == 0 { text = String(text[..<dot]) } else if decimals < digits {
+      if digits == 0 {
+        text = String(text[..<dot])
+      } else if decimals < digits {
         text += String(repeating: "0", count: digits - decimals)
       }
     }
@@ -86,7 +88,8 @@ enum Report {
       let target = row.targetText ?? row.target.map { "≤ " + fixed($0, 2) + "×" } ?? "–"
       let met = row.met.map { $0 ? "yes" : "**no**" } ?? "–"
       lines.append(
-        "| \(name) | \(format(row.ours, unit: row.unit)) | \(baseline) | \(ratio) | \(target) | \(met) |")
+        "| \(name) | \(format(row.ours, unit: row.unit)) | \(baseline) | \(ratio) | \(target) | \(met) |"
+      )
     }
     return lines.joined(separator: "\n")
   }
@@ -97,7 +100,8 @@ enum Report {
       return fixed(value, 3)
     }
     let name = row.name.replacingOccurrences(of: "\"", with: "\\\"")
-    return "{\"name\":\"\(name)\",\"ours_ns\":\(number(row.ours)),\"baseline_ns\":\(number(row.baseline)),"
+    return
+      "{\"name\":\"\(name)\",\"ours_ns\":\(number(row.ours)),\"baseline_ns\":\(number(row.baseline)),"
       + "\"ratio\":\(number(row.ratio)),\"target\":\(number(row.target)),\"unit\":\"\(row.unit)\","
       + "\"detail\":\(row.isDetail)}"
   }
@@ -110,12 +114,14 @@ struct BenchError: Error, CustomStringConvertible {
 
 extension Substring {
   func trimmingCharacters() -> String {
-    String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " }).reversed())
+    String(
+      drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " }).reversed())
   }
 }
 
 extension String {
   func replacingOccurrences(of target: String, with replacement: String) -> String {
-    split(separator: Character(target), omittingEmptySubsequences: false).joined(separator: replacement)
+    split(separator: Character(target), omittingEmptySubsequences: false).joined(
+      separator: replacement)
   }
 }

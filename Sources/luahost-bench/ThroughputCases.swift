@@ -1,7 +1,8 @@
+import Lua
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import Lua
 
 /// Case 6: pure-Lua throughput under the sandbox with a deadline, with no limits, and in
 /// the stock `lua5.4` interpreter.
@@ -36,12 +37,16 @@ struct ThroughputCases {
       sandbox.timeout = .seconds(60)
       let limited = try LuaState(sandbox: sandbox)
       let free = try LuaState()
-      let limitedFunction = try limited.load(workload.chunk, name: "=bench").call(returning: LuaFunction.self)
-      let freeFunction = try free.load(workload.chunk, name: "=bench").call(returning: LuaFunction.self)
-      let medians = try Measure.interleaved(repetitions: repetitions, [
-        { try Measure.perOp(1) { blackHole(try limitedFunction.call()) } },
-        { try Measure.perOp(1) { blackHole(try freeFunction.call()) } },
-      ])
+      let limitedFunction = try limited.load(workload.chunk, name: "=bench").call(
+        returning: LuaFunction.self)
+      let freeFunction = try free.load(workload.chunk, name: "=bench").call(
+        returning: LuaFunction.self)
+      let medians = try Measure.interleaved(
+        repetitions: repetitions,
+        [
+          { try Measure.perOp(1) { blackHole(try limitedFunction.call()) } },
+          { try Measure.perOp(1) { blackHole(try freeFunction.call()) } },
+        ])
       let letter = index == 0 ? "6a" : "6b"
       rows.append(
         Row(
@@ -49,7 +54,9 @@ struct ThroughputCases {
           baseline: medians[1], target: 1 / 0.95, targetText: "≥ 0.95× speed"))
       if let stock = Self.stockLua(workload.chunk, repetitions: repetitions) {
         rows.append(
-          Row(name: "no limits vs stock `lua5.4` binary", ours: medians[1], baseline: stock, isDetail: true))
+          Row(
+            name: "no limits vs stock `lua5.4` binary", ours: medians[1], baseline: stock,
+            isDetail: true))
       } else {
         rows.append(Row(name: "stock `lua5.4` binary not found", ours: .nan, isDetail: true))
       }
@@ -79,7 +86,8 @@ struct ThroughputCases {
     var output = ""
     var buffer = [CChar](repeating: 0, count: 256)
     while fgets(&buffer, Int32(buffer.count), pipe) != nil {
-      output += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      output += String(
+        decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
     guard pclose(pipe) == 0 else { return nil }
     return Double(output)

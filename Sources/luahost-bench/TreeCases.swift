@@ -22,7 +22,8 @@ struct TreeCases {
       """, name: "=tree")
     let tapLoop = try tree.lua.load("for i = 1, \(n) do button:tap() end", name: "=tap")
     let crashLoop = try tree.lua.load("for i = 1, \(n / 10) do crash:tap() end", name: "=crash")
-    let depthLoop = try tree.lua.load("local d for i = 1, \(n) do d = button.depth end", name: "=depth")
+    let depthLoop = try tree.lua.load(
+      "local d for i = 1, \(n) do d = button.depth end", name: "=depth")
     let emptyCall = try tree.lua.load("return function(self) end").call(returning: LuaFunction.self)
     guard let button = root.find("ok"), let crash = root.find("crash") else {
       throw BenchError("tree not built")
@@ -36,16 +37,18 @@ struct TreeCases {
     let swiftCrash = try parent.add(View.button("crash") { _ in throw Boom() })
     let buttonValue = try tree.lua.userdata(button)
 
-    let medians = try Measure.interleaved(repetitions: repetitions, [
-      { try Measure.perOp(n) { try tapLoop.call() } },
-      { Measure.perOp(n) { for _ in 0..<n { blackHole(button.tap()) } } },
-      { try Measure.perOp(n) { for _ in 0..<n { try emptyCall.call(buttonValue) } } },
-      { try Measure.perOp(n) { try depthLoop.call() } },
-      { Measure.perOp(n) { for _ in 0..<n { blackHole(swiftButton.tap()) } } },
-      { try Measure.perOp(n / 10) { try crashLoop.call() } },
-      { Measure.perOp(n / 10) { for _ in 0..<n / 10 { blackHole(crash.tap()) } } },
-      { Measure.perOp(n / 10) { for _ in 0..<n / 10 { blackHole(swiftCrash.tap()) } } },
-    ])
+    let medians = try Measure.interleaved(
+      repetitions: repetitions,
+      [
+        { try Measure.perOp(n) { try tapLoop.call() } },
+        { Measure.perOp(n) { for _ in 0..<n { blackHole(button.tap()) } } },
+        { try Measure.perOp(n) { for _ in 0..<n { try emptyCall.call(buttonValue) } } },
+        { try Measure.perOp(n) { try depthLoop.call() } },
+        { Measure.perOp(n) { for _ in 0..<n { blackHole(swiftButton.tap()) } } },
+        { try Measure.perOp(n / 10) { try crashLoop.call() } },
+        { Measure.perOp(n / 10) { for _ in 0..<n / 10 { blackHole(crash.tap()) } } },
+        { Measure.perOp(n / 10) { for _ in 0..<n / 10 { blackHole(swiftCrash.tap()) } } },
+      ])
     return [
       Row(name: "5a. Lua `button:tap()` → tree → Lua action → back", ours: medians[0]),
       Row(name: "Swift `view.tap()` → Lua action (userdata arg)", ours: medians[1], isDetail: true),

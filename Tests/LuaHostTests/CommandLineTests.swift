@@ -218,3 +218,57 @@ import Testing
     #expect(result.stderr.contains("is not a directory"))
   }
 }
+
+@Suite struct BadInputTests {
+  func temporaryFile(_ bytes: [UInt8]) throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "luahost-\(UUID()).lua"
+    ).path
+    FileManager.default.createFile(atPath: path, contents: Data(bytes))
+    return path
+  }
+
+  @Test func invalidUTF8InStringsIsKeptAndInCodeIsASyntaxError() throws {
+    let kept = try temporaryFile(
+      Array("io.write(#\"".utf8) + [0xFF, 0xFE] + Array("\", '\\n')".utf8))
+    defer { try? FileManager.default.removeItem(atPath: kept) }
+    let ok = try Luahost.run(["--trusted", kept])
+    #expect(ok.status == 0)
+    #expect(ok.stdout == "2\n")
+    let broken = try temporaryFile(Array("x = 1\n".utf8) + [0xC3, 0x28] + Array(" = 2\n".utf8))
+    defer { try? FileManager.default.removeItem(atPath: broken) }
+    let error = try Luahost.run([broken])
+    #expect(error.status == 1)
+    #expect(error.stderr.contains(":2: unexpected symbol near '<\\195>'"))
+  }
+
+  @Test func invalidUTF8ThroughTheReplReachesLuaUnchanged() throws {
+    let input = Data(Array("s = \"".utf8) + [0xFF] + Array("\"\n#s, s:byte()\n".utf8))
+    let process = Process()
+    process.executableURL = Luahost.executable
+    process.arguments = ["-i"]
+    let stdin = Pipe()
+    let stdout = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = Pipe()
+    try process.run()
+    stdin.fileHandleForWriting.write(input)
+    try stdin.fileHandleForWriting.close()
+    let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(output.contains("1\t255\n"))
+  }
+
+  @Test func aOneMegabyteLineArrivesIntact() throws {
+    let long = String(repeating: "x", count: 1 << 20)
+    let script = try temporaryFile(Array("local s = \"\(long)\" print(#s)\n".utf8))
+    defer { try? FileManager.default.removeItem(atPath: script) }
+    let file = try Luahost.run([script])
+    #expect(file.status == 0)
+    #expect(file.stdout == "1048576\n")
+    let repl = try Luahost.run(["-i"], stdin: "#\"\(long)\"\n")
+    #expect(repl.status == 0)
+    #expect(repl.stdout.contains("1048576\n"))
+  }
+}

@@ -18,7 +18,8 @@ import Testing
   }
 
   @Test func typedCallReportsErrorsAndConversions() throws {
-    let fail = try LuaFunction(luaValue: lua.run("return function(x) error('bad ' .. x) end", name: "=t")[0])
+    let fail = try LuaFunction(
+      luaValue: lua.run("return function(x) error('bad ' .. x) end", name: "=t")[0])
     #expect(throws: LuaError.self) { try fail.call(Int64(7), returning: Int.self) }
     do {
       _ = try fail.call(Int64(7), returning: Int.self)
@@ -52,6 +53,7 @@ import Testing
     #expect(try lua.run("return twice(21)") == [42])
     let result = try lua.run("return pcall(twice, 'x')")
     #expect(result.first == false)
-    #expect((try String(luaValue: result[1])).contains("bad argument #1 (integer expected, got string)"))
+    #expect(
+      (try String(luaValue: result[1])).contains("bad argument #1 (integer expected, got string)"))
   }
 }

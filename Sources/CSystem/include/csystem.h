@@ -13,6 +13,8 @@
 FILE *cs_stdout(void);
 /// C's `stderr`.
 FILE *cs_stderr(void);
+/// C's `stdin`.
+FILE *cs_stdin(void);
 
 /// A completion generator as readline calls it: the state-th match for text, malloc'd, or NULL.
 typedef char *(*cs_completion_generator)(const char *text, int state);

@@ -50,6 +50,8 @@ extension Double {
 }
 
 extension LuaError {
-  static func integerMismatch(_ value: LuaValue) -> LuaError { mismatch(value, expected: "integer") }
+  static func integerMismatch(_ value: LuaValue) -> LuaError {
+    mismatch(value, expected: "integer")
+  }
   static func numberMismatch(_ value: LuaValue) -> LuaError { mismatch(value, expected: "number") }
 }

@@ -14,64 +14,22 @@ extension LuaFunction {
   /// - Throws: ``LuaError`` raised by the function (with its traceback), a `conversion`
   ///   error when the result does not fit `Result`, or `usage` on a closed state.
   @_disfavoredOverload
-  @inlinable
   public func call<each Argument: LuaConvertible, Result: LuaConvertible>(
     _ arguments: repeat each Argument, returning type: Result.Type
   ) throws -> Result {
-    // Inlinable so that it is specialised for the caller's types; the Lua work is in the
-    // non-generic helpers below.
-    let call = try _beginCall()
-    defer { call.end() }
-    var count: Int32 = 0
-    for argument in repeat each arguments {
-      try call.push(argument.luaValue(in: call.state))
-      count += 1
-    }
-    return try Result(luaValue: call.finish(arguments: count))
-  }
-
-  /// Pushes the message handler and the function. Not API: used by the inlinable `call`.
-  @usableFromInline
-  func _beginCall() throws -> _PendingCall {
     let core = reference.core
     let stack = try LuaStack(core)
     guard let state = core.owner else { throw LuaError(usage: "the Lua state is closed") }
     let base = stack.top
-    try stack.reserve(4)
+    var count: Int32 = 0
+    for _ in repeat each arguments { count += 1 }
+    try stack.reserve(Int(count) + 4)
+    defer { lua_settop(stack.L, base) }
+    // The message handler goes first, so the call needs no stack rotation (lh_pcallh).
     lh_pushmsgh(stack.L)
     try stack.push(reference)
-    return _PendingCall(stack: stack, base: base, state: state)
+    for argument in repeat each arguments { try stack.push(argument.luaValue(in: state)) }
+    try stack.callAboveHandler(arguments: count, results: 1)
+    return try Result(luaValue: stack.value(at: base + 2))
   }
-}
-
-/// A call being set up on the stack: message handler, function, arguments. Not API.
-@usableFromInline
-struct _PendingCall {
-  let stack: LuaStack
-  let base: Int32
-  @usableFromInline unowned(unsafe) let state: LuaState
-
-  init(stack: LuaStack, base: Int32, state: LuaState) {
-    self.stack = stack
-    self.base = base
-    self.state = state
-  }
-
-  /// Pushes one argument. [-0, +1]
-  @usableFromInline
-  func push(_ value: LuaValue) throws {
-    try stack.reserve(1)
-    try stack.push(value)
-  }
-
-  /// Calls with `arguments` values pushed and returns the first result.
-  @usableFromInline
-  func finish(arguments: Int32) throws -> LuaValue {
-    try stack.callAboveHandler(arguments: arguments, results: 1)
-    return stack.value(at: base + 2)
-  }
-
-  /// Restores the stack.
-  @usableFromInline
-  func end() { lua_settop(stack.L, base) }
 }

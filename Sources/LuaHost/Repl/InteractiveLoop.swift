@@ -40,22 +40,22 @@ public final class InteractiveLoop {
       reader = PlainLineReader()
     }
     drawAlerts(&reader)
-    var entry = ""
+    var entry: [UInt8] = []
     while let (line, interrupted) = reader.readLine(prompt: session.prompt) {
       if interrupted {
         session.cancelChunk()
-        entry = ""
+        entry = []
         StandardStreams.out("^C\n")
         continue
       }
-      entry = entry.isEmpty ? line : entry + "\n" + line
+      entry = entry.isEmpty ? line : entry + [UInt8(ascii: "\n")] + line
       let handle = session.lua.interruptHandle
       runningHandle.withLock { $0 = handle }
-      let reply = session.submit(line)
+      let reply = session.submit(bytes: line)
       runningHandle.withLock { $0 = nil }
       if reply != .incomplete {
         reader.remember(entry)
-        entry = ""
+        entry = []
       }
       switch reply {
       case .incomplete: continue

@@ -11,21 +11,28 @@ import CSystem
 protocol LineReader {
   /// Shows `prompt` and reads a line; nil at end of input. `interrupted` is true when
   /// Ctrl-C ended the line (it is then to be dropped).
-  mutating func readLine(prompt: String) -> (line: String, interrupted: Bool)?
+  mutating func readLine(prompt: String) -> (line: [UInt8], interrupted: Bool)?
   /// Records a finished entry in the history.
-  mutating func remember(_ entry: String)
+  mutating func remember(_ entry: [UInt8])
   /// Saves the history.
   func save()
 }
 
 /// Reads stdin without editing, echoing nothing: for pipes and transcripts.
 struct PlainLineReader: LineReader {
-  mutating func readLine(prompt: String) -> (line: String, interrupted: Bool)? {
+  mutating func readLine(prompt: String) -> (line: [UInt8], interrupted: Bool)? {
     StandardStreams.out(prompt)
     StandardStreams.flush()
-    return Swift.readLine(strippingNewline: true).map { ($0, false) }
+    var line: UnsafeMutablePointer<CChar>?
+    var capacity = 0
+    defer { free(line) }
+    let count = getline(&line, &capacity, cs_stdin())
+    guard count >= 0, let line else { return nil }
+    var bytes = UnsafeRawBufferPointer(start: line, count: count).map { $0 }
+    if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
+    return (bytes, false)
   }
-  mutating func remember(_ entry: String) {}
+  mutating func remember(_ entry: [UInt8]) {}
   func save() {}
 }
 
@@ -74,15 +81,18 @@ struct EditingLineReader: LineReader {
     return path + "/history"
   }
 
-  mutating func readLine(prompt: String) -> (line: String, interrupted: Bool)? {
+  mutating func readLine(prompt: String) -> (line: [UInt8], interrupted: Bool)? {
     guard let raw = readline(prompt) else { return nil }
     defer { free(raw) }
-    return (String(cString: raw), cs_take_prompt_interrupt() != 0)
+    let bytes = UnsafeRawBufferPointer(start: raw, count: strlen(raw)).map { $0 }
+    return (bytes, cs_take_prompt_interrupt() != 0)
   }
 
-  mutating func remember(_ entry: String) {
+  mutating func remember(_ entry: [UInt8]) {
     guard !entry.isEmpty else { return }
-    _ = add_history(entry)
+    _ = (entry + [0]).withUnsafeBufferPointer { buffer in
+      buffer.withMemoryRebound(to: CChar.self) { add_history($0.baseAddress) }
+    }
   }
 
   func save() {

@@ -65,7 +65,7 @@ extension ReplSession {
         tree = try ScriptedTree(lua: fresh, root: window)
         lua.close()
         lua = fresh
-        pendingChunk = ""
+        pendingChunk = []
         collector.pending.removeAll()
         return .output("fresh state and app tree")
       } catch {

@@ -22,7 +22,8 @@ public final class ReplSession {
   /// The app tree in use (replaced by `.reset`).
   public internal(set) var tree: ScriptedTree
   /// The input collected so far for an unfinished chunk.
-  public internal(set) var pendingChunk = ""
+  /// (Bytes, not text: a line with invalid UTF-8 reaches Lua unchanged.)
+  public internal(set) var pendingChunk: [UInt8] = []
   /// Renders results.
   public var printer: PrettyPrinter
   let collector = AlertCollector()
@@ -60,30 +61,37 @@ public final class ReplSession {
   }
 
   /// Handles one line of input.
-  public func submit(_ line: String) -> Reply {
-    if pendingChunk.isEmpty, line.hasPrefix("."), let reply = command(line) { return reply }
-    let chunk = pendingChunk.isEmpty ? line : pendingChunk + "\n" + line
+  public func submit(_ line: String) -> Reply { submit(bytes: Array(line.utf8)) }
+
+  /// Handles one line of input, as bytes.
+  public func submit(bytes line: [UInt8]) -> Reply {
+    if pendingChunk.isEmpty, line.first == UInt8(ascii: "."),
+      let reply = command(String(decoding: line, as: UTF8.self))
+    {
+      return reply
+    }
+    let chunk = pendingChunk.isEmpty ? line : pendingChunk + [UInt8(ascii: "\n")] + line
     switch evaluate(chunk) {
     case .incomplete:
       pendingChunk = chunk
       return .incomplete
     case let reply:
-      pendingChunk = ""
+      pendingChunk = []
       return reply
     }
   }
 
   /// Forgets an unfinished chunk (Ctrl-C at the prompt).
-  public func cancelChunk() { pendingChunk = "" }
+  public func cancelChunk() { pendingChunk = [] }
 
   /// Evaluates a whole chunk: first as `return <chunk>`, then as statements.
-  func evaluate(_ chunk: String) -> Reply {
+  func evaluate(_ chunk: [UInt8]) -> Reply {
     let function: LuaFunction
-    if let expression = try? lua.load("return " + chunk, name: "=stdin") {
+    if let expression = try? lua.load(bytes: Array("return ".utf8) + chunk, name: "=stdin") {
       function = expression
     } else {
       do {
-        function = try lua.load(chunk, name: "=stdin")
+        function = try lua.load(bytes: chunk, name: "=stdin")
       } catch let error as LuaError {
         if error.kind == .syntax(incomplete: true) { return .incomplete }
         return .error(error.message)
