@@ -57,6 +57,10 @@ final class LuaCore {
     stopTarget.invalidate()
     if timeout != nil { Watchdog.shared.disarm(ObjectIdentifier(self)) }
     lh_close(L)
+    // The getters may capture Lua values, whose references hold this core: drop them so
+    // that the cycle core -> getter -> reference -> core does not outlive the state.
+    objectGetters = [:]
+    objectMemberNames = [:]
   }
 
   var isClosed: Bool { main == nil }

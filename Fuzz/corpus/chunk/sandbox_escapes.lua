@@ -1,0 +1,7 @@
+print(pcall(load, string.char(27) .. 'Lua'))
+print(pcall(setmetatable, {}, {__gc = print}))
+print(pcall(collectgarbage, 'stop'))
+print(getmetatable(''))
+print(pcall(require, 'io'))
+print(pcall(string.rep, 'x', 1 << 40))
+print(pcall(table.sort, {3, 2, 1}, function() error('cmp') end))

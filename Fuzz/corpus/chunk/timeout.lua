@@ -1,0 +1,1 @@
+host_sleep() while true do end

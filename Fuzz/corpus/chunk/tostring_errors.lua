@@ -1,0 +1,3 @@
+local t = setmetatable({}, {__tostring = function() error('bad tostring') end})
+print(pcall(tostring, t))
+error(t)

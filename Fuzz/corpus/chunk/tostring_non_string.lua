@@ -1,0 +1,1 @@
+return setmetatable({}, {__tostring = function() return 12 end})
