@@ -463,13 +463,16 @@ int lh_pconcat(lua_State *L, int n) {
 
 /* ---- Swift closures and objects ---- */
 
-/* __gc of a box userdata: hand the box back to Swift exactly once. */
+/* __gc of a box userdata: hand the box back to Swift exactly once. Lua may skip a
+ * finalizer that fails to start (a GC step at the C-stack limit raises "C stack overflow"
+ * inside GCTM, which only warns); Swift keeps a list of live boxes and releases those that
+ * were never handed back when the state closes. */
 static int lh_box_gc(lua_State *L) {
   void **slot = lua_touserdata(L, 1);
   if (slot != NULL && *slot != NULL) {
     void *box = *slot;
     *slot = NULL;
-    lh_swift_release(box);
+    lh_swift_release(L, box);
   }
   return 0;
 }

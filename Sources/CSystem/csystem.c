@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -31,7 +32,8 @@ short cs_spawn_session_flags(void) {
   return POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
 }
 
-static int cs_pipe[2] = {-1, -1};
+static int cs_pipe[2] = {-1, -1};        /* read by the interrupt watcher thread */
+static int cs_prompt_pipe[2] = {-1, -1}; /* read by cs_getc at the prompt */
 static volatile sig_atomic_t cs_sigint_pending = 0;
 static atomic_int cs_prompt_interrupt = 0;
 
@@ -39,9 +41,13 @@ static void cs_on_sigint(int signo) {
   (void)signo;
   int saved = errno;
   cs_sigint_pending = 1;
+  char byte = 1;
   if (cs_pipe[1] >= 0) {
-    char byte = 1;
     ssize_t ignored = write(cs_pipe[1], &byte, 1);
+    (void)ignored;
+  }
+  if (cs_prompt_pipe[1] >= 0) {
+    ssize_t ignored = write(cs_prompt_pipe[1], &byte, 1);
     (void)ignored;
   }
   errno = saved;
@@ -49,8 +55,10 @@ static void cs_on_sigint(int signo) {
 
 int cs_install_sigint(void) {
   if (cs_pipe[0] < 0) {
-    if (pipe(cs_pipe) != 0) return -1;
+    if (pipe(cs_pipe) != 0 || pipe(cs_prompt_pipe) != 0) return -1;
     fcntl(cs_pipe[1], F_SETFL, O_NONBLOCK);
+    fcntl(cs_prompt_pipe[0], F_SETFL, O_NONBLOCK);
+    fcntl(cs_prompt_pipe[1], F_SETFL, O_NONBLOCK);
   }
   struct sigaction action;
   memset(&action, 0, sizeof action);
@@ -66,29 +74,47 @@ int cs_install_sigint(void) {
   return cs_pipe[0];
 }
 
-/* Reads one byte for libedit; Ctrl-C (EINTR after our handler ran) ends the line, and
+static void cs_drain(int fd) {
+  char buffer[64];
+  while (fd >= 0 && read(fd, buffer, sizeof buffer) > 0) {}
+}
+
+/* Reads one byte for libedit, waiting on the terminal and on the SIGINT prompt pipe at once
+ * (poll, so a Ctrl-C that lands between two reads is not lost). Ctrl-C ends the line, and
  * cs_take_prompt_interrupt tells the REPL to drop it. */
 static int cs_getc(FILE *stream) {
-  unsigned char c;
   for (;;) {
-    ssize_t n = read(fileno(stream), &c, 1);
-    if (n == 1) return c;
-    if (n == 0) return EOF;
-    if (errno == EINTR) {
-      if (cs_sigint_pending) {
-        cs_sigint_pending = 0;
-        atomic_store(&cs_prompt_interrupt, 1);
-        return '\n';
-      }
-      continue;
+    struct pollfd fds[2] = {{fileno(stream), POLLIN, 0}, {cs_prompt_pipe[0], POLLIN, 0}};
+    int ready = poll(fds, cs_prompt_pipe[0] >= 0 ? 2 : 1, -1);
+    if (ready < 0) {
+      if (errno == EINTR) continue;
+      return EOF;
     }
-    return EOF;
+    if (cs_prompt_pipe[0] >= 0 && (fds[1].revents & POLLIN)) {
+      cs_drain(cs_prompt_pipe[0]);
+      cs_sigint_pending = 0;
+      atomic_store(&cs_prompt_interrupt, 1);
+      return '\n';
+    }
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+      unsigned char c;
+      ssize_t n = read(fileno(stream), &c, 1);
+      if (n == 1) return c;
+      if (n < 0 && errno == EINTR) continue;
+      return EOF;
+    }
   }
 }
 
 int cs_take_prompt_interrupt(void) {
   cs_sigint_pending = 0;
   return atomic_exchange(&cs_prompt_interrupt, 0);
+}
+
+void cs_forget_interrupts(void) {
+  cs_drain(cs_prompt_pipe[0]);
+  cs_sigint_pending = 0;
+  atomic_store(&cs_prompt_interrupt, 0);
 }
 
 void cs_setup_editline(cs_completion_generator generator) {

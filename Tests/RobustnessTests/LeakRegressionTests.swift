@@ -45,3 +45,51 @@ import ViewTree
     #expect(weakRoot == nil)
   }
 }
+
+/// Found by `scripts/fuzz tree` (`Fuzz/regressions/tree/leak-nested-tap-after-cycle-error`):
+/// a tap that recursed to Lua's C-stack limit made a GC step run finalizers there; Lua
+/// skipped them ("C stack overflow" inside the finalizer call only warns), so the Swift
+/// objects behind those userdata were never released. The core now keeps its live boxes
+/// and releases the ones Lua never handed back when the state closes.
+@Suite struct SkippedFinalizerTests {
+  final class Probe {
+    let onDeinit: @Sendable () -> Void
+    init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+    deinit { onDeinit() }
+  }
+
+  @Test func objectsWhoseFinalizerLuaSkippedAreReleasedAtClose() throws {
+    let counter = Counter()
+    do {
+      let lua = try LuaState()
+      try lua.register("probe") { [unowned lua] _ in
+        counter.created += 1
+        return [try lua.userdata(Probe { counter.increment() })]
+      }
+      try lua.register("nest") { arguments in
+        try LuaFunction(luaValue: arguments[0]).call(arguments: [arguments[0]])
+      }
+      // Recurse through Swift until the C-stack limit, creating garbage with finalizers at
+      // every level so that GC steps run them near the limit.
+      _ = try? lua.run(
+        """
+        local function deep(self)
+          for _ = 1, 20 do probe() end
+          collectgarbage('step')
+          return nest(self)
+        end
+        nest(deep)
+        """)
+      lua.close()
+    }
+    #expect(counter.created > 100)
+    #expect(counter.value == counter.created)
+  }
+
+  final class Counter: @unchecked Sendable {
+    // @unchecked: touched only on the test's thread.
+    var value = 0
+    var created = 0
+    func increment() { value += 1 }
+  }
+}

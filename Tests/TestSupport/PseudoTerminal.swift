@@ -19,7 +19,8 @@ public final class PseudoTerminal {
     var name = [CChar](repeating: 0, count: 256)
     master = cs_open_pty(&name, name.count)
     guard master >= 0 else { throw POSIXError(.EIO) }
-    let slavePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let slavePath = String(
+      decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var size = winsize(ws_row: 40, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0)
     _ = ioctl(master, UInt(TIOCSWINSZ), &size)
     var actions = posix_spawn_file_actions_t()

@@ -61,6 +61,7 @@ typedef struct lh_state {
   atomic_int stop;
   long long budget;   /* instructions left for the outermost call; < 0: no budget */
   long long budget_limit; /* budget given to each outermost call; < 0: none */
+  void *owner;        /* the Swift object that owns this state (unretained), for releases */
 } lh_state;
 
 /// Why running code was stopped. The error value raised is a light userdata pointing at
@@ -160,7 +161,7 @@ int lh_pattern_within_budget(const char *s, size_t ls, const char *p, size_t lp,
 /// Runs the Swift closure in box with the arguments on L's stack. Returns the number of
 /// results pushed, or -1 with an error value pushed, which the trampoline raises.
 extern int lh_swift_dispatch(lua_State *L, void *box);
-/// Releases a box retained for Lua.
-extern void lh_swift_release(void *box);
+/// Releases a box retained for Lua, owned by the state of L.
+extern void lh_swift_release(lua_State *L, void *box);
 
 #endif

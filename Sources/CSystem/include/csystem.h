@@ -24,6 +24,8 @@ typedef char *(*cs_completion_generator)(const char *text, int state);
 void cs_setup_editline(cs_completion_generator generator);
 /// Whether Ctrl-C ended the last line read at the prompt (then the line is to be dropped).
 int cs_take_prompt_interrupt(void);
+/// Forgets Ctrl-C presses that came while code ran, before a new prompt.
+void cs_forget_interrupts(void);
 
 /// Opens a pseudo-terminal master (for tests); writes the slave's path into name. -1 on error.
 /// (posix_openpt and friends need _GNU_SOURCE, which Swift's Glibc module does not set.)

@@ -58,7 +58,10 @@ func luaSwiftDispatch(_ L: OpaquePointer?, _ box: UnsafeMutableRawPointer?) -> I
 
 /// Called from `__gc` of a box userdata: Lua no longer references the Swift object.
 @_cdecl("lh_swift_release")
-func luaSwiftRelease(_ box: UnsafeMutableRawPointer?) {
-  guard let box else { return }
+func luaSwiftRelease(_ L: OpaquePointer?, _ box: UnsafeMutableRawPointer?) {
+  guard let L, let box else { return }
+  if let owner = lh_getstate(L).pointee.owner {
+    Unmanaged<LuaCore>.fromOpaque(owner).takeUnretainedValue().liveBoxes.remove(box)
+  }
   Unmanaged<AnyObject>.fromOpaque(box).release()
 }

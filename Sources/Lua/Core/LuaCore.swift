@@ -26,6 +26,9 @@ final class LuaCore {
   /// Names of those classes, for error messages.
   var objectTypeNames: [ObjectIdentifier: String] = [:]
 
+  /// Swift objects retained for Lua userdata whose `__gc` has not handed them back yet.
+  /// Lua can skip a finalizer (see `lh_box_gc`); `close()` releases whatever is left here.
+  var liveBoxes = Set<UnsafeMutableRawPointer>()
   /// Stops running code from any thread; invalidated before the state closes.
   let stopTarget: StopTarget
   /// The deadline given to each outermost call, in nanoseconds; nil for none.
@@ -45,6 +48,7 @@ final class LuaCore {
     main = L
     current = L
     stopTarget = StopTarget(lh_getstate(L))
+    lh_getstate(L).pointee.owner = Unmanaged.passUnretained(self).toOpaque()
   }
 
   deinit { close() }
@@ -57,6 +61,10 @@ final class LuaCore {
     stopTarget.invalidate()
     if timeout != nil { Watchdog.shared.disarm(ObjectIdentifier(self)) }
     lh_close(L)
+    // Finalizers Lua skipped: release those boxes now, so nothing outlives the state.
+    let leftover = liveBoxes
+    liveBoxes.removeAll()
+    for box in leftover { Unmanaged<AnyObject>.fromOpaque(box).release() }
     // The getters may capture Lua values, whose references hold this core: drop them so
     // that the cycle core -> getter -> reference -> core does not outlive the state.
     objectGetters = [:]

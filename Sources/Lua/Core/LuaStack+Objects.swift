@@ -2,6 +2,13 @@ import CLua
 import CLuaShim
 
 extension LuaStack {
+  /// Retains `object` for a Lua userdata and records it in the core's live boxes.
+  func retainBox(_ object: AnyObject) -> UnsafeMutableRawPointer {
+    let box = Unmanaged.passRetained(object).toOpaque()
+    core.liveBoxes.insert(box)
+    return box
+  }
+
   /// The Swift object held by the userdata at `index`, or nil for any other value
   /// (including userdata that LuaHost did not make). [-0, +0]
   func object(at index: Int32) -> AnyObject? {
@@ -44,7 +51,7 @@ extension LuaStack {
     let id = ObjectIdentifier(type(of: object))
     let metatable = core.objectMetatables[id] ?? registerDefaultMetatable(for: object)
     lua_rawgeti(L, registryIndex, lua_Integer(metatable))
-    lh_pushobject(L, Unmanaged.passRetained(object).toOpaque(), -1)
+    lh_pushobject(L, retainBox(object), -1)
     lua_rotate(L, -2, 1)  // ... ud mt
     pop()
   }
@@ -92,7 +99,7 @@ extension LuaStack {
       }
       return 1
     }
-    lh_pushswiftfunction(L, Unmanaged.passRetained(tostring).toOpaque())
+    lh_pushswiftfunction(L, retainBox(tostring))
     setField("__tostring")
     setMetatable(forType: id, name: name)
     return core.objectMetatables[id]!

@@ -114,7 +114,7 @@ struct LuaStack {
   /// Pushes a Lua function that runs `callback`. [-0, +1]
   func push(_ callback: LuaCallback) throws {
     try reserve(3)
-    lh_pushswiftfunction(L, Unmanaged.passRetained(callback).toOpaque())
+    lh_pushswiftfunction(L, retainBox(callback))
   }
 
   // MARK: Protected operations

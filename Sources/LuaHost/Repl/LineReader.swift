@@ -82,6 +82,7 @@ struct EditingLineReader: LineReader {
   }
 
   mutating func readLine(prompt: String) -> (line: [UInt8], interrupted: Bool)? {
+    cs_forget_interrupts()
     guard let raw = readline(prompt) else { return nil }
     defer { free(raw) }
     let bytes = UnsafeRawBufferPointer(start: raw, count: strlen(raw)).map { $0 }
