@@ -34,10 +34,15 @@ let package = Package(
     .testTarget(name: "LuaHostTests", dependencies: ["LuaHost", "TestSupport", "luahost"]),
     // Robustness (issue 8): libFuzzer targets (`scripts/fuzz`), their shared harness, a leak
     // check that runs in its own process, and the stress and fuzz-regression tests.
-    .target(name: "LuaHostFuzzing", dependencies: ["Lua", "ViewTree", "LuaHost"], path: "Fuzz/Sources/LuaHostFuzzing"),
-    .executableTarget(name: "FuzzChunk", dependencies: ["LuaHostFuzzing"], path: "Fuzz/Sources/FuzzChunk"),
-    .executableTarget(name: "FuzzTree", dependencies: ["LuaHostFuzzing"], path: "Fuzz/Sources/FuzzTree"),
-    .executableTarget(name: "LeakCheck", dependencies: ["LuaHostFuzzing"], path: "Fuzz/Sources/LeakCheck"),
+    .target(
+      name: "LuaHostFuzzing", dependencies: ["Lua", "ViewTree", "LuaHost"],
+      path: "Fuzz/Sources/LuaHostFuzzing"),
+    .executableTarget(
+      name: "FuzzChunk", dependencies: ["LuaHostFuzzing"], path: "Fuzz/Sources/FuzzChunk"),
+    .executableTarget(
+      name: "FuzzTree", dependencies: ["LuaHostFuzzing"], path: "Fuzz/Sources/FuzzTree"),
+    .executableTarget(
+      name: "LeakCheck", dependencies: ["LuaHostFuzzing"], path: "Fuzz/Sources/LeakCheck"),
     .testTarget(
       name: "RobustnessTests", dependencies: ["LuaHostFuzzing", "LuaHost", "ViewTree", "LeakCheck"]),
   ],

@@ -24,7 +24,7 @@ struct MarshalCases {
     let C = cb_newstate()!
     defer { cb_close(C) }
     let cKeys = keys.map { strdup($0) }
-    defer { cKeys.forEach { free($0) } }
+    defer { for key in cKeys { free(key) } }
     let cArray = cb_array_build(C, Int64(count))
     let cDictionary = cKeys.map { UnsafePointer<CChar>($0!) as UnsafePointer<CChar>? }
       .withUnsafeBufferPointer {

@@ -25,7 +25,7 @@ struct PluginCases {
       createOurs.append(Double(Measure.now() - start) / Double(count))
       rssBytes.append(Double(Self.heapBytes() - heapBefore) / Double(count))
       luaBytes.append(Double(states.reduce(0) { $0 + $1.memoryInUse }) / Double(count))
-      states.forEach { $0.close() }
+      for state in states { state.close() }
       states.removeAll()
 
       var raw: [OpaquePointer] = []
@@ -34,7 +34,7 @@ struct PluginCases {
       for _ in 0..<count { raw.append(cb_newstate_safe()) }
       createC.append(Double(Measure.now() - cStart) / Double(count))
       cBytes.append(Double(raw.reduce(0) { $0 + cb_memory($1) }) / Double(count))
-      raw.forEach { cb_close($0) }
+      for state in raw { cb_close(state) }
     }
     return [
       Row(

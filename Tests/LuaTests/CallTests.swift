@@ -23,7 +23,8 @@ final class DeinitCounter {
   }
 
   @Test func callingLuaFunctionsWithAnyArity() throws {
-    let f = try LuaFunction(luaValue: lua.run("return function(...) return select('#', ...), ... end")[0])
+    let f = try LuaFunction(
+      luaValue: lua.run("return function(...) return select('#', ...), ... end")[0])
     #expect(try f.call() == [0])
     #expect(try f.call(1, 2, 3) == [3, 1, 2, 3])
     let many = (1...100).map { LuaValue.integer(Int64($0)) }
@@ -45,7 +46,8 @@ final class DeinitCounter {
     try lua.register("greet") { (name: String, excited: Bool?) in
       "hello, \(name)" + (excited == true ? "!" : "")
     }
-    #expect(try lua.run("return greet('lua', true), greet('swift')") == ["hello, lua!", "hello, swift"])
+    #expect(
+      try lua.run("return greet('lua', true), greet('swift')") == ["hello, lua!", "hello, swift"])
     let error = try #require(throws: LuaError.self) { try lua.run("greet({})") }
     #expect(error.message.contains("bad argument #1"))
   }
@@ -65,18 +67,23 @@ final class DeinitCounter {
         counter.value += try Int(luaValue: arguments.first ?? 1)
         return [.integer(Int64(counter.value))]
       }
-      type.property("value", get: { .integer(Int64($0.value)) }, set: { $0.value = try Int(luaValue: $1) })
+      type.property(
+        "value", get: { .integer(Int64($0.value)) }, set: { $0.value = try Int(luaValue: $1) })
       type.property("kind", get: { _ in "counter" })
       type.metamethod(.len) { arguments in
         [.integer(Int64(try #require(arguments[0].userdataObject(Counter.self)).value))]
       }
       type.metamethod(.eq) { arguments in
-        [.boolean(arguments[0].userdataObject(Counter.self) === arguments[1].userdataObject(Counter.self))]
+        [
+          .boolean(
+            arguments[0].userdataObject(Counter.self) === arguments[1].userdataObject(Counter.self))
+        ]
       }
     }
     let counter = Counter()
     try lua.globals().set("c", lua.userdata(counter))
-    #expect(try lua.run("c:increment(5) c:increment(2) return c.value, #c, c.kind") == [7, 7, "counter"])
+    #expect(
+      try lua.run("c:increment(5) c:increment(2) return c.value, #c, c.kind") == [7, 7, "counter"])
     try lua.run("c.value = 100")
     #expect(counter.value == 100)
     #expect(try lua.run("return tostring(c):match('^Counter: ') ~= nil") == [true])

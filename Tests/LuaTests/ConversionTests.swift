@@ -15,9 +15,15 @@ import Testing
     #expect(try roundTrip(.nil) == .nil)
     #expect(try roundTrip(true) == .boolean(true))
     let integer = try roundTrip(.integer(Int64.max))
-    guard case .integer(Int64.max) = integer else { Issue.record("got \(integer)"); return }
+    guard case .integer(Int64.max) = integer else {
+      Issue.record("got \(integer)")
+      return
+    }
     let float = try roundTrip(.number(2.0))
-    guard case .number(2.0) = float else { Issue.record("got \(float)"); return }
+    guard case .number(2.0) = float else {
+      Issue.record("got \(float)")
+      return
+    }
     let types = try lua.load("local a, b = ... return math.type(a), math.type(b)")
       .call(.integer(3), .number(3))
     #expect(types == ["integer", "float"])
@@ -26,7 +32,10 @@ import Testing
   @Test func stringsAreBinarySafe() throws {
     let bytes: [UInt8] = [0x61, 0x00, 0x62, 0xFF, 0xFE, 0x00]
     let value = try roundTrip(.string(LuaString(bytes: bytes)))
-    guard case .string(let s) = value else { Issue.record("not a string"); return }
+    guard case .string(let s) = value else {
+      Issue.record("not a string")
+      return
+    }
     #expect(s.bytes == bytes)
     #expect(s.string == nil)  // invalid UTF-8 has no String view
     #expect(try lua.load("return #...").call(value) == [.integer(6)])
@@ -83,7 +92,9 @@ import Testing
     let flat = try [LuaValue](luaValue: cyclic)
     #expect(flat.count == 1 && flat[0] == cyclic)
     let dictionaryCycle = try lua.run("local t = {} t.me = {up = t} return t")[0]
-    #expect(throws: LuaError.self) { try [String: [String: [String: Int]]](luaValue: dictionaryCycle) }
+    #expect(throws: LuaError.self) {
+      try [String: [String: [String: Int]]](luaValue: dictionaryCycle)
+    }
   }
 
   @Test func referencesCompareByIdentity() throws {
@@ -103,8 +114,12 @@ import Testing
   }
 
   @Test func tablesReadAndWriteWithAndWithoutMetamethods() throws {
-    let table = try lua.run("return setmetatable({}, {__index = function(_, k) return k .. '!' end})")[0]
-    guard case .table(let t) = table else { Issue.record("not a table"); return }
+    let table = try lua.run(
+      "return setmetatable({}, {__index = function(_, k) return k .. '!' end})")[0]
+    guard case .table(let t) = table else {
+      Issue.record("not a table")
+      return
+    }
     #expect(try t.get("x") == "x!")
     #expect(try t.rawGet("x") == .nil)
     try t.set("x", 1)

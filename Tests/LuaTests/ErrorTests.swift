@@ -32,7 +32,10 @@ struct MyError: Error, Equatable {
 
   @Test func binaryChunksAreRefusedByDefault() throws {
     let dumped = try lua.run("return string.dump(function() return 42 end)")[0]
-    guard case .string(let bytes) = dumped else { Issue.record("no bytes"); return }
+    guard case .string(let bytes) = dumped else {
+      Issue.record("no bytes")
+      return
+    }
     #expect(throws: LuaError.self) { try lua.load(bytes: bytes.bytes, name: "=dump") }
     let function = try lua.load(bytes: bytes.bytes, name: "=dump", mode: .binary)
     #expect(try function.call() == [.integer(42)])
@@ -53,7 +56,8 @@ struct MyError: Error, Equatable {
   }
 
   @Test func deepStacksKeepHeadAndTail() throws {
-    let error = try failure("local function f(n) if n == 0 then error('deep') end f(n - 1) end f(500)")
+    let error = try failure(
+      "local function f(n) if n == 0 then error('deep') end f(n - 1) end f(500)")
     #expect(error.traceback.depth > 500)
     #expect(error.traceback.frames.count == 21)
     #expect(error.traceback.description.contains("skipping"))
@@ -61,7 +65,10 @@ struct MyError: Error, Equatable {
 
   @Test func errorValuesOfEveryType() throws {
     let table = try failure("error({code = 42})")
-    guard case .table(let t) = table.value else { Issue.record("value is not a table"); return }
+    guard case .table(let t) = table.value else {
+      Issue.record("value is not a table")
+      return
+    }
     #expect(try t.get("code") == 42)
     #expect(table.message == "(error object is a table value)")
 
@@ -73,15 +80,20 @@ struct MyError: Error, Equatable {
     #expect(number.value == 42)
     #expect(number.message == "42")
 
-    let described = try failure("error(setmetatable({}, {__tostring = function() return 'pretty' end}))")
+    let described = try failure(
+      "error(setmetatable({}, {__tostring = function() return 'pretty' end}))")
     #expect(described.message == "pretty")
 
-    let broken = try failure("error(setmetatable({}, {__tostring = function() error('worse') end}))")
+    let broken = try failure(
+      "error(setmetatable({}, {__tostring = function() error('worse') end}))")
     #expect(broken.message.contains("__tostring failed"))
     #expect(broken.message.contains("worse"))
 
     let userdata = try failure("error(io.stdout)")
-    guard case .userdata = userdata.value else { Issue.record("value is not userdata"); return }
+    guard case .userdata = userdata.value else {
+      Issue.record("value is not userdata")
+      return
+    }
     #expect(userdata.message.hasPrefix("file ("))
   }
 
@@ -142,13 +154,19 @@ struct MyError: Error, Equatable {
       end
       return setmetatable({}, mt), setmetatable({}, mt)
       """)
-    guard case .table(let t) = hostile[0] else { Issue.record("not a table"); return }
+    guard case .table(let t) = hostile[0] else {
+      Issue.record("not a table")
+      return
+    }
     let top = lua.stackTop
     #expect(try failing { try t.get("x") }.contains("__index failed"))
     #expect(try failing { try t.set("x", 1) }.contains("__newindex failed"))
     #expect(try failing { try lua.compare(hostile[0], hostile[1], .equal) }.contains("__eq failed"))
-    #expect(try failing { try lua.compare(hostile[0], hostile[1], .lessThan) }.contains("__lt failed"))
-    #expect(try failing { try lua.compare(hostile[0], hostile[1], .lessThanOrEqual) }.contains("__le failed"))
+    #expect(
+      try failing { try lua.compare(hostile[0], hostile[1], .lessThan) }.contains("__lt failed"))
+    #expect(
+      try failing { try lua.compare(hostile[0], hostile[1], .lessThanOrEqual) }.contains(
+        "__le failed"))
     #expect(try failing { try lua.concatenate([hostile[0], "x"]) }.contains("__concat failed"))
     #expect(try failing { try t.length() }.contains("__len failed"))
     #expect(try failing { try lua.string(describing: hostile[0]) }.contains("__tostring failed"))
@@ -157,7 +175,8 @@ struct MyError: Error, Equatable {
   }
 
   @Test func closeMetamethodErrors() throws {
-    let error = try failure("local x <close> = setmetatable({}, {__close = function() error('closing') end})")
+    let error = try failure(
+      "local x <close> = setmetatable({}, {__close = function() error('closing') end})")
     #expect(error.message.contains("closing"))
   }
 
@@ -175,7 +194,10 @@ struct MyError: Error, Equatable {
     let function = try lua.load("error({payload = ('x'):rep(100)})")
     try lua.register("fail") { _ in throw MyError(code: 1) }
     let thrower = try lua.load("fail()")
-    for _ in 0..<100 { _ = try? function.call(); _ = try? thrower.call() }
+    for _ in 0..<100 {
+      _ = try? function.call()
+      _ = try? thrower.call()
+    }
     lua.collectGarbage()
     let top = lua.stackTop
     let memory = lua.memoryInUse

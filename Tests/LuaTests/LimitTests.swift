@@ -30,7 +30,8 @@ import Testing
     let error = try failure(lua, "while true do pcall(function() while true do end end) end")
     #expect(error.kind == .timeout)
     let handled = try failure(
-      lua, "local n = 0 while true do local ok = pcall(function() while true do end end) n = n + 1 end")
+      lua,
+      "local n = 0 while true do local ok = pcall(function() while true do end end) n = n + 1 end")
     #expect(handled.kind == .timeout)
   }
 
@@ -38,9 +39,15 @@ import Testing
     let lua = try LuaState()
     lua.timeout = .milliseconds(50)
     #expect(try failure(lua, "coroutine.wrap(function() while true do end end)()").kind == .timeout)
-    #expect(try failure(lua, "coroutine.resume(coroutine.create(function() while true do end end)) while true do end").kind == .timeout)
+    #expect(
+      try failure(
+        lua,
+        "coroutine.resume(coroutine.create(function() while true do end end)) while true do end"
+      ).kind == .timeout)
     let nested = try failure(
-      lua, "local co = coroutine.create(function() coroutine.yield() while true do end end) coroutine.resume(co) coroutine.resume(co)")
+      lua,
+      "local co = coroutine.create(function() coroutine.yield() while true do end end) coroutine.resume(co) coroutine.resume(co)"
+    )
     #expect(nested.kind == .timeout)
     #expect(try lua.run("return coroutine.wrap(function(a) coroutine.yield(a + 1) end)(1)") == [2])
   }
@@ -65,7 +72,10 @@ import Testing
     #expect(try failure(lua, "local i = 0 while true do i = i + 1 end").kind == .instructionLimit)
     #expect(try lua.run("local s = 0 for i = 1, 100 do s = s + i end return s") == [5050])
     lua.instructionLimit = nil
-    #expect(try lua.run("local s = 0 for i = 1, 1e6 do s = s + i end return s") == [.number(500000500000)])
+    #expect(
+      try lua.run("local s = 0 for i = 1, 1e6 do s = s + i end return s") == [
+        .number(500_000_500_000)
+      ])
   }
 
   @Test func interruptFromAnotherThread() async throws {
@@ -110,7 +120,10 @@ import Testing
       }
     }
     // The inner deadline stops the loop; the outer call goes on.
-    #expect(try lua.run("local r = probe(function() while true do end end) return r, 1 + 1") == ["timeout", 2])
+    #expect(
+      try lua.run("local r = probe(function() while true do end end) return r, 1 + 1") == [
+        "timeout", 2,
+      ])
     #expect(try lua.run("return probe(function() return 1 end)") == ["finished"])
   }
 
@@ -121,7 +134,9 @@ import Testing
       _ = try? LuaFunction(luaValue: arguments[0]).call(arguments: [], timeout: .seconds(5))
       return []
     }
-    let error = try #require(throws: LuaError.self) { try lua.run("probe(function() while true do end end) while true do end") }
+    let error = try #require(throws: LuaError.self) {
+      try lua.run("probe(function() while true do end end) while true do end")
+    }
     #expect(error.kind == .timeout)
   }
 }

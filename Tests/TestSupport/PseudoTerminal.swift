@@ -48,8 +48,7 @@ public final class PseudoTerminal {
     let argv = ([Luahost.executable.path] + arguments).map { strdup($0) } + [nil]
     let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
-      argv.forEach { free($0) }
-      envp.forEach { free($0) }
+      for pointer in argv + envp { free(pointer) }
     }
     var child: pid_t = 0
     let status = posix_spawn(&child, Luahost.executable.path, &actions, &attributes, argv, envp)

@@ -61,7 +61,8 @@ func luaSwiftDispatch(_ L: OpaquePointer?, _ box: UnsafeMutableRawPointer?) -> I
 func luaSwiftRelease(_ L: OpaquePointer?, _ box: UnsafeMutableRawPointer?) {
   guard let L, let box else { return }
   if let owner = lh_getstate(L).pointee.owner {
-    Unmanaged<LuaCore>.fromOpaque(owner).takeUnretainedValue().liveBoxes.remove(box)
+    let core = Unmanaged<LuaCore>.fromOpaque(owner).takeUnretainedValue()
+    if let count = core.liveBoxes[box] { core.liveBoxes[box] = count > 1 ? count - 1 : nil }
   }
   Unmanaged<AnyObject>.fromOpaque(box).release()
 }

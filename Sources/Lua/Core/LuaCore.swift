@@ -28,7 +28,9 @@ final class LuaCore {
 
   /// Swift objects retained for Lua userdata whose `__gc` has not handed them back yet.
   /// Lua can skip a finalizer (see `lh_box_gc`); `close()` releases whatever is left here.
-  var liveBoxes = Set<UnsafeMutableRawPointer>()
+  /// Counted: one object can back two userdata at once (a new one made while the old one
+  /// waits for its finalizer), each holding one retain.
+  var liveBoxes: [UnsafeMutableRawPointer: Int] = [:]
   /// Stops running code from any thread; invalidated before the state closes.
   let stopTarget: StopTarget
   /// The deadline given to each outermost call, in nanoseconds; nil for none.
@@ -64,7 +66,9 @@ final class LuaCore {
     // Finalizers Lua skipped: release those boxes now, so nothing outlives the state.
     let leftover = liveBoxes
     liveBoxes.removeAll()
-    for box in leftover { Unmanaged<AnyObject>.fromOpaque(box).release() }
+    for (box, count) in leftover {
+      for _ in 0..<count { Unmanaged<AnyObject>.fromOpaque(box).release() }
+    }
     // The getters may capture Lua values, whose references hold this core: drop them so
     // that the cycle core -> getter -> reference -> core does not outlive the state.
     objectGetters = [:]

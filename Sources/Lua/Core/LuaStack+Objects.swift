@@ -5,7 +5,7 @@ extension LuaStack {
   /// Retains `object` for a Lua userdata and records it in the core's live boxes.
   func retainBox(_ object: AnyObject) -> UnsafeMutableRawPointer {
     let box = Unmanaged.passRetained(object).toOpaque()
-    core.liveBoxes.insert(box)
+    core.liveBoxes[box, default: 0] += 1
     return box
   }
 

@@ -91,7 +91,9 @@ struct LuaStack {
   /// [-0, +1]
   func push(_ string: LuaString) {
     string.bytes.withUnsafeBufferPointer { buffer in
-      _ = lua_pushlstring(L, buffer.baseAddress.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(bitPattern: 1), buffer.count)
+      _ = lua_pushlstring(
+        L, buffer.baseAddress.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(bitPattern: 1),
+        buffer.count)
     }
   }
 
@@ -99,7 +101,9 @@ struct LuaStack {
   func push(_ string: String) {
     var string = string
     string.withUTF8 { buffer in
-      _ = lua_pushlstring(L, buffer.baseAddress.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(bitPattern: 1), buffer.count)
+      _ = lua_pushlstring(
+        L, buffer.baseAddress.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(bitPattern: 1),
+        buffer.count)
     }
   }
 

@@ -47,10 +47,12 @@ final class Watchdog: @unchecked Sendable {
       started = true
       var thread = pthread_t()
       let context = Unmanaged.passUnretained(self).toOpaque()
-      pthread_create(&thread, nil, { context in
-        Unmanaged<Watchdog>.fromOpaque(context!).takeUnretainedValue().loop()
-        return nil
-      }, context)
+      pthread_create(
+        &thread, nil,
+        { context in
+          Unmanaged<Watchdog>.fromOpaque(context!).takeUnretainedValue().loop()
+          return nil
+        }, context)
       pthread_detach(thread)
     }
     if deadline < wakeAt.load(ordering: .relaxed) { pthread_cond_signal(&condition) }
@@ -92,7 +94,8 @@ final class Watchdog: @unchecked Sendable {
       if earliest == .max {
         pthread_cond_wait(&condition, &mutex)
       } else {
-        var until = timespec(tv_sec: Int(earliest / 1_000_000_000), tv_nsec: Int(earliest % 1_000_000_000))
+        var until = timespec(
+          tv_sec: Int(earliest / 1_000_000_000), tv_nsec: Int(earliest % 1_000_000_000))
         pthread_cond_timedwait(&condition, &mutex, &until)
       }
     }

@@ -29,7 +29,9 @@ extension LuaState {
       if let output { output(line.description) } else { StandardOutput.writeLine(line) }
       return []
     }
-    let isStop = try function { arguments in [.boolean(LuaState.isStopValue(arguments.first ?? .nil))] }
+    let isStop = try function { arguments in
+      [.boolean(LuaState.isStopValue(arguments.first ?? .nil))]
+    }
     let directory: LuaValue = sandbox.moduleDirectory.map { .string(LuaString($0)) } ?? .nil
     let readModule = try function { arguments in
       let path = try String(luaValue: arguments.first ?? .nil)
@@ -37,7 +39,8 @@ extension LuaState {
       return [.string(LuaString(bytes: bytes))]
     }
     let patternCheck = try function { arguments in
-      guard arguments.count >= 2, case .string(let subject) = arguments[0], case .string(let pattern) = arguments[1]
+      guard arguments.count >= 2, case .string(let subject) = arguments[0],
+        case .string(let pattern) = arguments[1]
       else { return [true] }
       var start = try Int?(luaValue: arguments.count > 2 ? arguments[2] : .nil) ?? 1
       if start < 0 { start = max(subject.bytes.count + start + 1, 1) }
@@ -48,7 +51,8 @@ extension LuaState {
           s.withMemoryRebound(to: CChar.self) { s in
             p.withMemoryRebound(to: CChar.self) { p in
               lh_pattern_within_budget(
-                s.baseAddress, s.count, p.baseAddress, p.count, max(start, 1) - 1, all ? 1 : 0, limit,
+                s.baseAddress, s.count, p.baseAddress, p.count, max(start, 1) - 1, all ? 1 : 0,
+                limit,
                 Int64(sandbox.maxPatternSteps))
             }
           }

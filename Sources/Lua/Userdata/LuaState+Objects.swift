@@ -25,7 +25,8 @@ extension LuaState {
     stack.setField("__metatable")
     let methods = try description.methods.mapValues { method in
       try function { arguments in
-        try method(Self.unwrap(arguments.first, as: Object.self, name: name), Array(arguments.dropFirst()))
+        try method(
+          Self.unwrap(arguments.first, as: Object.self, name: name), Array(arguments.dropFirst()))
       }
     }
     let getters = description.getters
@@ -33,32 +34,36 @@ extension LuaState {
     let fallbackGet = description.fallbackGet
     let fallbackSet = description.fallbackSet
     try stack.push(
-      LuaCallback(core: core, values: { arguments in
-        let object = try Self.unwrap(arguments.first, as: Object.self, name: name)
-        let key = arguments.count > 1 ? arguments[1] : .nil
-        if case .string(let text) = key, let field = text.string {
-          if let getter = getters[field] { return [try getter(object)] }
-          if let method = methods[field] { return [.function(method)] }
-        }
-        return [try fallbackGet?(object, key) ?? .nil]
-      }))
+      LuaCallback(
+        core: core,
+        values: { arguments in
+          let object = try Self.unwrap(arguments.first, as: Object.self, name: name)
+          let key = arguments.count > 1 ? arguments[1] : .nil
+          if case .string(let text) = key, let field = text.string {
+            if let getter = getters[field] { return [try getter(object)] }
+            if let method = methods[field] { return [.function(method)] }
+          }
+          return [try fallbackGet?(object, key) ?? .nil]
+        }))
     stack.setField("__index")
     try stack.push(
-      LuaCallback(core: core, values: { arguments in
-        let object = try Self.unwrap(arguments.first, as: Object.self, name: name)
-        let key = arguments.count > 1 ? arguments[1] : .nil
-        guard case .string(let text) = key, let field = text.string, let setter = setters[field]
-        else {
-          if let fallbackSet, getters[key.description] == nil {
-            try fallbackSet(object, key, arguments.count > 2 ? arguments[2] : .nil)
-            return []
+      LuaCallback(
+        core: core,
+        values: { arguments in
+          let object = try Self.unwrap(arguments.first, as: Object.self, name: name)
+          let key = arguments.count > 1 ? arguments[1] : .nil
+          guard case .string(let text) = key, let field = text.string, let setter = setters[field]
+          else {
+            if let fallbackSet, getters[key.description] == nil {
+              try fallbackSet(object, key, arguments.count > 2 ? arguments[2] : .nil)
+              return []
+            }
+            let what = getters[key.description] != nil ? "read-only property" : "field"
+            throw LuaError(kind: .runtime, message: "cannot set \(what) '\(key)' of \(name)")
           }
-          let what = getters[key.description] != nil ? "read-only property" : "field"
-          throw LuaError(kind: .runtime, message: "cannot set \(what) '\(key)' of \(name)")
-        }
-        try setter(object, arguments.count > 2 ? arguments[2] : .nil)
-        return []
-      }))
+          try setter(object, arguments.count > 2 ? arguments[2] : .nil)
+          return []
+        }))
     stack.setField("__newindex")
     if description.metamethods[.tostring] == nil {
       try stack.push(

@@ -28,7 +28,9 @@ extension Bool: LuaConvertible {
   /// Converts a Lua boolean (only `true` or `false`; use ``LuaValue/isTruthy`` for Lua's
   /// truthiness).
   public init(luaValue: LuaValue) throws {
-    guard case .boolean(let b) = luaValue else { throw LuaError.mismatch(luaValue, expected: "boolean") }
+    guard case .boolean(let b) = luaValue else {
+      throw LuaError.mismatch(luaValue, expected: "boolean")
+    }
     self = b
   }
   /// `true` or `false`.
@@ -97,7 +99,9 @@ extension String: LuaConvertible {
 extension LuaString: LuaConvertible {
   /// Converts a Lua string (any bytes).
   public init(luaValue: LuaValue) throws {
-    guard case .string(let s) = luaValue else { throw LuaError.mismatch(luaValue, expected: "string") }
+    guard case .string(let s) = luaValue else {
+      throw LuaError.mismatch(luaValue, expected: "string")
+    }
     self = s
   }
   /// The string.
@@ -118,7 +122,9 @@ extension Optional: LuaConvertible where Wrapped: LuaConvertible {
 extension LuaTable: LuaConvertible {
   /// Converts a table.
   public init(luaValue: LuaValue) throws {
-    guard case .table(let t) = luaValue else { throw LuaError.mismatch(luaValue, expected: "table") }
+    guard case .table(let t) = luaValue else {
+      throw LuaError.mismatch(luaValue, expected: "table")
+    }
     self = t
   }
   /// The table.

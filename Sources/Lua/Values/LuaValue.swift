@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// A Lua value, with Lua's types kept apart.
@@ -140,7 +140,8 @@ extension LuaValue: CustomStringConvertible {
   static func format(_ d: Double) -> String {
     var buffer = [CChar](repeating: 0, count: 64)
     _ = withVaList([d]) { vsnprintf(&buffer, buffer.count, "%.14g", $0) }
-    let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let text = String(
+      decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     return text.allSatisfy({ $0 == "-" || $0.isNumber }) ? text + ".0" : text
   }
 }

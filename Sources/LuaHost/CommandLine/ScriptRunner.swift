@@ -108,7 +108,7 @@ public struct ScriptRunner {
         pluginHost = try loadPlugins(from: directory, into: root, options: options)
         if let session { session.pluginHost = pluginHost }
       }
-      defer { pluginHost?.plugins.forEach { try? pluginHost?.unload($0.name) } }
+      defer { for plugin in pluginHost?.plugins ?? [] { try? pluginHost?.unload(plugin.name) } }
       try makeArgTable(in: lua, options: options)
       if !options.ignoreEnvironment { try runInit(in: lua) }
       for action in options.actions {

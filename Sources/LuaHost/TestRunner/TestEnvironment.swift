@@ -28,7 +28,7 @@ final class TestEnvironment {
   }
 
   deinit {
-    plugins?.plugins.forEach { try? plugins?.unload($0.name) }
+    for plugin in plugins?.plugins ?? [] { try? plugins?.unload(plugin.name) }
     lua.close()
   }
 
