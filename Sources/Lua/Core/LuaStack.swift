@@ -90,21 +90,20 @@ struct LuaStack {
 
   /// [-0, +1]
   func push(_ string: LuaString) {
-    string.bytes.withUnsafeBufferPointer { buffer in
-      _ = lua_pushlstring(
-        L, buffer.baseAddress.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(bitPattern: 1),
-        buffer.count)
-    }
+    string.bytes.withUnsafeBufferPointer(pushBytes)
   }
 
   /// [-0, +1]
   func push(_ string: String) {
     var string = string
-    string.withUTF8 { buffer in
-      _ = lua_pushlstring(
-        L, buffer.baseAddress.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(bitPattern: 1),
-        buffer.count)
-    }
+    string.withUTF8(pushBytes)
+  }
+
+  /// Pushes bytes as a Lua string (an empty buffer may have no base address). [-0, +1]
+  private func pushBytes(_ buffer: UnsafeBufferPointer<UInt8>) {
+    _ = lua_pushlstring(
+      L, buffer.baseAddress.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(bitPattern: 1),
+      buffer.count)
   }
 
   /// [-0, +1]

@@ -9,12 +9,7 @@ extension LuaState {
   public var timeout: Duration? {
     get { core.timeout.map { .nanoseconds(Int64(clamping: $0)) } }
     set {
-      core.timeout = newValue.map { duration in
-        let (seconds, attoseconds) = duration.components
-        let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard seconds >= 0, !nanoseconds.overflow else { return seconds < 0 ? 0 : UInt64.max / 2 }
-        return UInt64(nanoseconds.partialValue) + UInt64(max(attoseconds, 0) / 1_000_000_000)
-      }
+      core.timeout = newValue.map(\.nanoseconds)
     }
   }
 

@@ -45,12 +45,20 @@ extension LuaState {
   /// - Throws: ``LuaError`` of kind `file` when the file cannot be read, else as
   ///   ``load(bytes:name:mode:)``.
   public func load(file path: String, mode: LuaLoadMode = .text) throws -> LuaFunction {
-    var bytes = try Self.readFile(path)
+    try load(script: Self.readFile(path), name: "@" + path, mode: mode)
+  }
+
+  /// Compiles script bytes as `lua` does for a file or stdin: a first line starting with
+  /// `#` (a shebang) is skipped, keeping its newline so line numbers stay right.
+  /// - Throws: as ``load(bytes:name:mode:)``.
+  public func load(script bytes: [UInt8], name: String, mode: LuaLoadMode = .text) throws
+    -> LuaFunction
+  {
+    var bytes = bytes
     if bytes.first == UInt8(ascii: "#") {
-      let end = bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
-      bytes.removeSubrange(..<end)
+      bytes.removeSubrange(..<(bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex))
     }
-    return try load(bytes: bytes, name: "@" + path, mode: mode)
+    return try load(bytes: bytes, name: name, mode: mode)
   }
 
   /// Compiles and runs source text, returning all its results.

@@ -244,10 +244,7 @@ public struct ScriptRunner {
     if script == "-" {
       var bytes: [UInt8] = []
       while case let c = getchar(), c != EOF { bytes.append(UInt8(truncatingIfNeeded: c)) }
-      if bytes.first == UInt8(ascii: "#") {
-        bytes.removeSubrange(..<(bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex))
-      }
-      chunk = try lua.load(bytes: bytes, name: "=stdin")
+      chunk = try lua.load(script: bytes, name: "=stdin")
     } else {
       chunk = try lua.load(file: script)
     }

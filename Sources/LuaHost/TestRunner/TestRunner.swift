@@ -69,8 +69,9 @@ public struct TestRunner {
         TestResult(name: "(file could not run)", file: file, status: .failed, message: "\(error)")
       ]
     }
+    let matches = nameMatcher()
     return names.enumerated().compactMap { index, test in
-      guard matchesFilter(test.name) else { return nil }
+      guard matches(test.name) else { return nil }
       if test.skip {
         return TestResult(name: test.name, file: file, line: test.line, status: .skipped)
       }
@@ -78,14 +79,18 @@ public struct TestRunner {
     }
   }
 
-  private func matchesFilter(_ name: String) -> Bool {
-    guard let filter = options.filter else { return true }
-    if name.contains(filter) { return true }
-    guard let lua = try? LuaState(libraries: [.base, .string]) else { return false }
-    return
-      (try? lua.load("local s, p = ... return s:find(p) ~= nil").call(
-        .string(LuaString(name)), .string(LuaString(filter))))
-      == [true]
+  /// A test-name matcher for `--filter`: a substring, or else a Lua pattern. One small
+  /// state serves every name of a file.
+  private func nameMatcher() -> (String) -> Bool {
+    guard let filter = options.filter else { return { _ in true } }
+    // The closure keeps the state: a LuaFunction alone does not keep its state open.
+    let lua = try? LuaState(libraries: [.base, .string])
+    let find = try? lua?.load("local s, p = ... return s:find(p) ~= nil")
+    return { name in
+      withExtendedLifetime(lua) {}
+      return name.contains(filter)
+        || (try? find?.call(.string(LuaString(name)), .string(LuaString(filter)))) == [true]
+    }
   }
 
   /// Runs test number `index` of `file` in a fresh environment.
