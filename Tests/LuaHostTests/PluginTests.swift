@@ -93,7 +93,7 @@ import ViewTree
   @Test func unloadAndReload() throws {
     _ = loadFixtures()
     let clock = try #require(host.plugin(named: "clock"))
-    let state = try #require(clock.lua)
+    let state = try #require(clock.run { $0 })
     try host.unload("clock")
     #expect(state.isClosed)
     #expect(!clock.isLoaded)

@@ -19,6 +19,7 @@ extension ScriptedTree {
   func registerEnvironmentType() throws {
     try lua.register(ScriptedEnvironment.self, name: "Environment") { [weak self] type in
       type.index { environment, key in
+        try View.treeLock.withLock {
         guard let self else { throw ScriptedTree.goneError }
         let view = try environment.liveView()
         let name = try String(luaValue: key)
@@ -30,12 +31,16 @@ extension ScriptedTree {
             throw LuaError(kind: .runtime, message: "error_handler: the view is gone")
           }
           let body = try LuaFunction(luaValue: arguments.first ?? .nil)
-          let extra = Array(arguments.dropFirst())
-          let results = view.environment.errorHandler { try body.call(arguments: extra) }
-          return results.map { [true] + $0 } ?? [false]
+          do {
+            return [true] + (try body.call(arguments: Array(arguments.dropFirst())))
+          } catch {
+            View.treeLock.withLock { _ = view.environment.errorHandler.handle(error) }
+            return [false]
+          }
+        }
         }
       }
-      type.newIndex { environment, key, value in
+      type.newIndex(ScriptedTree.locked { environment, key, value in
         let name = try String(luaValue: key)
         guard name != "error_handler" else {
           throw LuaError(kind: .runtime, message: "env.error_handler cannot be replaced")
@@ -43,12 +48,12 @@ extension ScriptedTree {
         // `nil` must be Optional<Any>.none: LuaValue is itself expressible by `nil`.
         let stored: Any? = value.isNil ? Optional<Any>.none : value
         try environment.liveView().setEnvironment(named: name, to: stored)
-      }
+      })
       type.metamethod(.tostring) { arguments in
         guard case .userdata(let userdata)? = arguments.first,
           let view = userdata.object(as: ScriptedEnvironment.self)?.view
         else { return ["env (view gone)"] }
-        return [.string(LuaString("env of \(view.path)"))]
+        return [.string(LuaString("env of \(View.treeLock.withLock { view.path })"))]
       }
     }
   }

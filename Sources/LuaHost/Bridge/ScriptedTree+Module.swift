@@ -9,7 +9,8 @@ extension ScriptedTree {
     try module.set(
       "find",
       function { tree, arguments in
-        [try tree.value(tree.root.find(String(luaValue: arguments.first ?? .nil)))]
+        let id = try String(luaValue: arguments.first ?? .nil)
+        return [try View.treeLock.withLock { try tree.value(tree.root.find(id)) }]
       })
     let kinds: [(String, ViewKind)] = [
       ("stack", .stack), ("group", .group), ("text", .text), ("button", .button),
@@ -74,7 +75,13 @@ extension ScriptedTree {
     try setHandler("on_change", of: view, to: field("on_change"))
     try setHandler("on_error", of: view, to: field("on_error"))
     if case .table(let children) = try field("children") {
-      for child in try children.array() { try view.add(Self.view(child, argument: "child")) }
+      let children = try children.array().map { try Self.view($0, argument: "child") }
+      try View.treeLock.withLock {
+        for child in children {
+          try checkMovable(child, "move")
+          try view.add(child)
+        }
+      }
     }
     return view
   }
@@ -93,14 +100,15 @@ extension ScriptedTree {
       view.onTap = function.map { function in
         { [weak self] view in
           guard let self else { throw Self.goneError }
-          try function.call(value(view))
+          try callingLua { _ = try function.call(value(view)) }
         }
       }
     case "on_change":
       view.onChange = function.map { function in
         { [weak self] view in
           guard let self else { throw Self.goneError }
-          try function.call(value(view), .string(LuaString(view.value)))
+          let text = view.value
+          try callingLua { _ = try function.call(value(view), .string(LuaString(text))) }
         }
       }
     default:
@@ -111,7 +119,7 @@ extension ScriptedTree {
       if view.boundary == nil { view.boundary = BoundaryConfiguration() }
       view.boundary?.onError = { [weak self] error, origin in
         guard let self else { return .handle }
-        return try decide(function.call(errorValue(error), value(origin)))
+        return try callingLua { try decide(function.call(errorValue(error), value(origin))) }
       }
     }
   }

@@ -10,11 +10,19 @@ import ViewTree
 /// Lifetime: actions are held by their views; a Lua function that captures its own view
 /// forms a cycle across Lua and Swift that is broken when the state closes. Close the
 /// state (or unload the plugin) to free a tree built from Lua.
+///
+/// Threads: every call from Lua into the tree holds `View.treeLock`, and every call from
+/// the tree into Lua (an action, a filter) sets the tree lock aside and holds
+/// ``stateLock``, so several states may script one tree from different threads.
+/// `ui.root` is the top of what the script can reach: its `parent` is nil, and it cannot
+/// be moved, removed or renamed from Lua.
 public final class ScriptedTree {
-  /// The window at the root of the tree.
+  /// The view exposed as `ui.root`; the script's reach ends there.
   public let root: View
   /// The state the tree is exposed in; the tree keeps it alive.
   public let lua: LuaState
+  /// The lock that confines ``lua``: held whenever the tree calls into Lua.
+  public let stateLock = ReentrantLock()
 
   /// Installs `ui` in `lua`, with `root` as `ui.root`.
   /// - Throws: ``LuaError`` if the state is closed.
@@ -42,6 +50,36 @@ public final class ScriptedTree {
         guard let self else { throw Self.goneError }
         return try body(self, arguments)
       })
+  }
+
+  /// Runs Lua code of this tree's state on behalf of the tree (an action, a filter): with
+  /// the tree lock set aside, so the state's lock is never awaited while holding it.
+  func callingLua<T>(_ body: () throws -> T) rethrows -> T {
+    try View.treeLock.withoutLock { try stateLock.withLock(body) }
+  }
+
+  /// A bridge entry point that runs holding the tree lock.
+  static func locked<A, R>(_ body: @escaping (A) throws -> R) -> (A) throws -> R {
+    { a in try View.treeLock.withLock { try body(a) } }
+  }
+
+  /// A bridge entry point that runs holding the tree lock.
+  static func locked<A, B, R>(_ body: @escaping (A, B) throws -> R) -> (A, B) throws -> R {
+    { a, b in try View.treeLock.withLock { try body(a, b) } }
+  }
+
+  /// A bridge entry point that runs holding the tree lock.
+  static func locked<A, B, C, R>(_ body: @escaping (A, B, C) throws -> R) -> (A, B, C) throws -> R
+  {
+    { a, b, c in try View.treeLock.withLock { try body(a, b, c) } }
+  }
+
+  /// Throws unless Lua may move, remove or rename `view`: `ui.root` stays where the host
+  /// put it.
+  func checkMovable(_ view: View, _ action: String) throws {
+    guard view !== root else {
+      throw LuaError(kind: .runtime, message: "cannot \(action) ui.root")
+    }
   }
 
   static var goneError: LuaError {

@@ -1,40 +1,65 @@
 import Lua
+import Synchronization
 import ViewTree
 
 /// A loaded plugin: its own sandboxed `lua_State`, its own panel in the app tree, wrapped
 /// in its own error boundary, so its errors raise alerts attributed to it and nothing else.
-public final class Plugin {
+///
+/// A plugin may be used from any thread. Its state is confined to the plugin's own lock:
+/// ``run(_:)`` and ``call(_:_:)`` from different threads take turns, while different
+/// plugins run at the same time. Taps that reach the plugin's views from the host take
+/// the same lock, so the state never runs on two threads at once.
+public final class Plugin: @unchecked Sendable {
+  // `@unchecked Sendable` is justified: `path` and `manifest` are immutable values;
+  // `panel` is a view of the shared tree, touched only under `View.treeLock`; `tree`
+  // (and with it the Lua state) is read and written only while holding `stateLock`;
+  // `loaded` is atomic.
+
   /// Where the plugin came from: a `.lua` file, or a folder with `init.lua`.
   public let path: String
   /// What the plugin says about itself (or defaults for a plain file).
   public let manifest: PluginManifest
-  /// The plugin's panel: a boundary whose id is the plugin's name. Inside the plugin,
-  /// `ui.root` is this panel and `ui.find` searches only below it.
+  /// The plugin's panel: an isolated boundary whose id is the plugin's name. Inside the
+  /// plugin, `ui.root` is this panel and the plugin cannot reach above it. Touch it from
+  /// Swift only while holding `View.treeLock` (see ``PluginHost/withTree(_:)``).
   public let panel: View
   /// The plugin's tree bridge and state; nil once unloaded.
-  public private(set) var tree: ScriptedTree?
+  private var tree: ScriptedTree?
+  private let loaded = Atomic<Bool>(true)
+  /// The lock the plugin's state is confined to.
+  private let stateLock: ReentrantLock
 
   /// The plugin's name.
   public var name: String { manifest.name }
   /// Whether the plugin is loaded.
-  public var isLoaded: Bool { tree != nil }
-  /// The plugin's state, while loaded.
-  public var lua: LuaState? { tree?.lua }
+  public var isLoaded: Bool { loaded.load(ordering: .relaxed) }
 
   init(path: String, manifest: PluginManifest, panel: View, tree: ScriptedTree) {
     self.path = path
     self.manifest = manifest
     self.panel = panel
+    self.stateLock = tree.stateLock
     self.tree = tree
   }
 
-  /// Runs `body` with the plugin's state through the panel's error handler: any failure
-  /// (a script error, a timeout, running out of memory) becomes an alert on the panel.
+  /// Runs `body` with the plugin's state, confined to the plugin's lock, and through the
+  /// panel's error handler: any failure (a script error, a timeout, running out of
+  /// memory) becomes an alert on the panel. Safe to call from any thread; a caller that
+  /// holds the tree lock has it set aside while `body` runs.
   /// - Returns: `body`'s result, or nil if it failed or the plugin is unloaded.
   @discardableResult
   public func run<T>(_ body: (LuaState) throws -> T) -> T? {
-    guard let lua else { return nil }
-    return panel.environment.errorHandler { try body(lua) }
+    View.treeLock.withoutLock {
+      stateLock.withLock { () -> T? in
+        guard let lua = tree?.lua else { return nil }
+        do {
+          return try body(lua)
+        } catch {
+          View.treeLock.withLock { _ = panel.environment.errorHandler.handle(error) }
+          return nil
+        }
+      }
+    }
   }
 
   /// Calls the global function `name` of the plugin (an event handler such as `on_event`),
@@ -50,10 +75,18 @@ public final class Plugin {
     } ?? nil
   }
 
+  /// The memory the plugin's state uses, in bytes, or nil once unloaded.
+  public var memoryInUse: Int? { run { $0.memoryInUse } }
+
   /// Closes the state (giving its memory back) and removes the panel from the tree.
   func unload() {
-    tree?.lua.close()
-    tree = nil
-    panel.removeFromParent()
+    View.treeLock.withoutLock {
+      stateLock.withLock {
+        tree?.lua.close()
+        tree = nil
+        loaded.store(false, ordering: .relaxed)
+      }
+    }
+    View.treeLock.withLock { _ = panel.removeFromParent() }
   }
 }

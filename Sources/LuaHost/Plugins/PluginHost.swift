@@ -1,4 +1,5 @@
 import Lua
+import Synchronization
 import ViewTree
 
 #if canImport(Glibc)
@@ -10,20 +11,42 @@ import ViewTree
 /// Loads untrusted plugins into sandboxes, each with its own panel and error boundary
 /// under `container`, and unloads or reloads them.
 ///
-/// A host, its tree and its plugins' states are confined to one thread: the tree is not
-/// thread-safe, and a plugin's actions run on the thread that taps them.
-public final class PluginHost {
+/// A host may be used from any thread, and its plugins run at the same time on different
+/// threads: each plugin's state is confined to that plugin's lock (see ``Plugin``), and
+/// the shared tree to `View.treeLock`. Host code that touches the tree while plugins run
+/// does so inside ``withTree(_:)``. Keep the container's ancestors alive while plugins run.
+public final class PluginHost: @unchecked Sendable {
+  // `@unchecked Sendable` is justified: `container` is touched only under `View.treeLock`;
+  // everything else that changes lives in `registry`, a mutex.
+  private struct Registry {
+    var allowed: Set<LuaSandbox.Capability>
+    var limits: LuaSandbox
+    var output: @Sendable (String) -> Void
+    var plugins: [Plugin] = []
+  }
+
   /// The view that holds the plugins' panels (e.g. `root/plugins`).
   public let container: View
+  private let registry: Mutex<Registry>
+
   /// Capabilities the host consents to grant when a manifest asks for them.
-  public var allowed: Set<LuaSandbox.Capability>
+  public var allowed: Set<LuaSandbox.Capability> {
+    get { registry.withLock { $0.allowed } }
+    set { registry.withLock { $0.allowed = newValue } }
+  }
   /// The limits each plugin runs under (capabilities, module folder and output are set per
   /// plugin).
-  public var limits: LuaSandbox
+  public var limits: LuaSandbox {
+    get { registry.withLock { $0.limits } }
+    set { registry.withLock { $0.limits = newValue } }
+  }
   /// Where plugins' `print` and `warn` go, labelled with the plugin's name.
-  public var output: @Sendable (String) -> Void
+  public var output: @Sendable (String) -> Void {
+    get { registry.withLock { $0.output } }
+    set { registry.withLock { $0.output = newValue } }
+  }
   /// The loaded plugins, in load order.
-  public private(set) var plugins: [Plugin] = []
+  public var plugins: [Plugin] { registry.withLock { $0.plugins } }
 
   /// Creates a host whose plugins' panels go under `container`.
   public init(
@@ -31,13 +54,19 @@ public final class PluginHost {
     output: @escaping @Sendable (String) -> Void = { StandardStreams.out($0 + "\n") }
   ) {
     self.container = container
-    self.allowed = allowed
-    self.limits = limits
-    self.output = output
+    registry = Mutex(Registry(allowed: allowed, limits: limits, output: output))
   }
 
   /// The plugin named `name`, if loaded.
-  public func plugin(named name: String) -> Plugin? { plugins.first { $0.name == name } }
+  public func plugin(named name: String) -> Plugin? {
+    registry.withLock { $0.plugins.first { $0.name == name } }
+  }
+
+  /// Runs `body` with the container, holding the tree lock: the way for host code to read
+  /// or change the app tree while plugins may be running on other threads.
+  public func withTree<T>(_ body: (View) throws -> T) rethrows -> T {
+    try View.treeLock.withLock { try body(container) }
+  }
 
   /// Loads every plugin in `directory` (`*.lua` files and folders with `init.lua`), in name
   /// order. A plugin that cannot be loaded is reported and skipped; one whose code fails
@@ -74,7 +103,8 @@ public final class PluginHost {
       manifest = try PluginManifest(
         source: String(decoding: source, as: UTF8.self), defaultName: defaultName)
     }
-    let refused = manifest.capabilities.subtracting(allowed)
+    let settings = registry.withLock { $0 }
+    let refused = manifest.capabilities.subtracting(settings.allowed)
     guard refused.isEmpty else {
       throw PluginError.capabilitiesNotAllowed(
         plugin: manifest.name, capabilities: refused.map(\.rawValue).sorted())
@@ -83,22 +113,31 @@ public final class PluginHost {
       throw PluginError.duplicateName(manifest.name)
     }
 
-    var sandbox = limits
+    var sandbox = settings.limits
     sandbox.capabilities = manifest.capabilities
     sandbox.moduleDirectory = isFolder ? path : nil
     let label = manifest.name
-    let output = self.output
+    let output = settings.output
     sandbox.output = { output("[\(label)] \($0)") }
     let lua = try LuaState(sandbox: sandbox)
     let panel = View.boundary(
-      id: manifest.name, BoundaryConfiguration(title: "Error in plugin \(manifest.name)"))
-    try insert(panel, at: index)
+      id: manifest.name,
+      BoundaryConfiguration(title: "Error in plugin \(manifest.name)", isIsolated: true))
     let tree = try ScriptedTree(lua: lua, root: panel)
     let plugin = Plugin(path: path, manifest: manifest, panel: panel, tree: tree)
-    if let index, index <= plugins.count {
-      plugins.insert(plugin, at: index)
-    } else {
-      plugins.append(plugin)
+    // Registering and placing the panel happen together, so two threads loading plugins
+    // with one name cannot both succeed.
+    try registry.withLock { registry in
+      guard !registry.plugins.contains(where: { $0.name == manifest.name }) else {
+        lua.close()
+        throw PluginError.duplicateName(manifest.name)
+      }
+      try View.treeLock.withLock { try insert(panel, at: index) }
+      if let index, index <= registry.plugins.count {
+        registry.plugins.insert(plugin, at: index)
+      } else {
+        registry.plugins.append(plugin)
+      }
     }
     plugin.run { try $0.run(file: entry) }
     return plugin
@@ -107,23 +146,32 @@ public final class PluginHost {
   /// Unloads a plugin: closes its state and removes its panel.
   /// - Throws: ``PluginError/unknownPlugin(_:)``.
   public func unload(_ name: String) throws {
-    guard let index = plugins.firstIndex(where: { $0.name == name }) else {
-      throw PluginError.unknownPlugin(name)
-    }
-    plugins.remove(at: index).unload()
+    try remove(name).unload()
   }
 
   /// Unloads and loads a plugin again from its path, in the same place.
   /// - Throws: as ``unload(_:)`` and ``load(path:at:)``.
   @discardableResult
   public func reload(_ name: String) throws -> Plugin {
-    guard let index = plugins.firstIndex(where: { $0.name == name }) else {
-      throw PluginError.unknownPlugin(name)
+    let (old, index) = try registry.withLock { registry in
+      guard let index = registry.plugins.firstIndex(where: { $0.name == name }) else {
+        throw PluginError.unknownPlugin(name)
+      }
+      return (registry.plugins[index], index)
     }
-    let old = plugins[index]
-    let panelIndex = container.children.firstIndex { $0 === old.panel }
+    let panelIndex = withTree { container in container.children.firstIndex { $0 === old.panel } }
     try unload(name)
     return try load(path: old.path, at: panelIndex.map { min($0, index) } ?? index)
+  }
+
+  /// Takes the plugin named `name` off the list.
+  private func remove(_ name: String) throws -> Plugin {
+    try registry.withLock { registry in
+      guard let index = registry.plugins.firstIndex(where: { $0.name == name }) else {
+        throw PluginError.unknownPlugin(name)
+      }
+      return registry.plugins.remove(at: index)
+    }
   }
 
   private func insert(_ panel: View, at index: Int?) throws {

@@ -29,7 +29,7 @@ extension ReplSession {
       }
       return .output(
         host.plugins.map { plugin in
-          let memory = plugin.lua.map { "\($0.memoryInUse / 1024) KiB" } ?? "unloaded"
+          let memory = plugin.memoryInUse.map { "\($0 / 1024) KiB" } ?? "unloaded"
           let alert = plugin.panel.alert.map { " [alert: \($0.message)]" } ?? ""
           return
             "\(plugin.name) \(plugin.manifest.version ?? "")  \(memory)  \(plugin.panel.path)\(alert)"

@@ -15,12 +15,19 @@ public struct BoundaryConfiguration {
   /// Decides per error whether to handle, decline, transform or escalate; `nil` handles all.
   public var onError: BoundaryFilter?
 
+  /// Whether errors stop here for good: a decline, an escalation or a failing filter is
+  /// presented by this boundary instead of going further up. A plugin's panel is isolated,
+  /// so nothing a plugin raises reaches the host's part of the tree.
+  public var isIsolated: Bool
+
   /// Creates a configuration; the defaults give the "Error" / "That sucks" alert.
   public init(
-    title: String = "Error", dismissLabel: String = "That sucks", onError: BoundaryFilter? = nil
+    title: String = "Error", dismissLabel: String = "That sucks", isIsolated: Bool = false,
+    onError: BoundaryFilter? = nil
   ) {
     self.title = title
     self.dismissLabel = dismissLabel
+    self.isIsolated = isIsolated
     self.onError = onError
   }
 

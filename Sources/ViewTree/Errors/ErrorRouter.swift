@@ -4,8 +4,9 @@
 /// and never nests calls into a scripting runtime. It ends, at the latest, at
 /// the root, whose default handler presents "Unhandled error". Each boundary's
 /// filter takes part at most once per dispatch, and a nested dispatch started
-/// by a filter passes over the boundaries whose filters are running, so a
-/// failing or re-raising handler cannot loop.
+/// by a filter passes over the boundaries whose filters are running on its own
+/// thread, so a failing or re-raising handler cannot loop. Dispatches on other
+/// threads (a shared tree, see ``View/treeLock``) still consult those filters.
 enum ErrorRouter {
   private enum Outcome {
     case present(any Error)
@@ -19,21 +20,34 @@ enum ErrorRouter {
     var consulted: [View] = []
     var configuration = BoundaryConfiguration.unhandled
     var isUnhandled = true
+    let thread = ReentrantLock.currentThread
     while true {
-      if let boundary = node.boundary, !node.isConsultingFilter {
-        let outcome = decide(error, at: node, with: boundary, origin: origin, consulted: &consulted)
+      if let boundary = node.boundary, !node.consultingThreads.contains(thread) {
+        let outcome = decide(
+          error, at: node, with: boundary, origin: origin, thread: thread, consulted: &consulted)
         if case .present(let presented) = outcome {
           error = presented
           configuration = boundary
           isUnhandled = false
           break
         }
-        if case .passUp(let passed) = outcome { error = passed }
+        if case .passUp(let passed) = outcome {
+          error = passed
+          if boundary.isIsolated {
+            configuration = boundary
+            isUnhandled = false
+            break
+          }
+        }
       }
       guard let parent = node.parent else { break }
       node = parent
     }
-    for view in consulted { view.isConsultingFilter = false }
+    for view in consulted {
+      if let index = view.consultingThreads.lastIndex(of: thread) {
+        view.consultingThreads.remove(at: index)
+      }
+    }
     node.enqueueAlert(
       for: error, origin: origin, configuration: configuration, isUnhandled: isUnhandled)
   }
@@ -41,10 +55,10 @@ enum ErrorRouter {
   /// Asks the boundary at `node` what to do with `error`.
   private static func decide(
     _ error: any Error, at node: View, with boundary: BoundaryConfiguration, origin: View,
-    consulted: inout [View]
+    thread: UInt, consulted: inout [View]
   ) -> Outcome {
     guard let filter = boundary.onError else { return .present(error) }
-    node.isConsultingFilter = true
+    node.consultingThreads.append(thread)
     consulted.append(node)
     do {
       switch try filter(error, origin) {

@@ -17,8 +17,17 @@ public typealias ViewAction = (View) throws -> Void
 /// other root) for as long as the tree should live. A view held on its own
 /// does not keep its ancestors alive; when they go, it becomes a root.
 ///
-/// A tree is confined to one thread. `View` is deliberately not `Sendable`.
+/// A tree is not thread-safe by itself, and `View` is deliberately not `Sendable`. A tree
+/// shared between threads is touched only while holding ``treeLock``, and whoever runs
+/// code that may wait for another lock (a Lua action, say) sets the tree lock aside with
+/// ``ReentrantLock/withoutLock(_:)`` first. LuaHost's bridge and plugin host do both.
 public final class View {
+  /// The lock that guards every view tree shared between threads.
+  ///
+  /// One lock for all trees: it is held only for short steps (a lookup, an insertion, one
+  /// step of error routing), never while an action or a scripted filter runs.
+  public static let treeLock = ReentrantLock()
+
   /// The view's name, used by ``find(_:)`` and in ``path``. Need not be unique.
   public var id: String
 
@@ -61,9 +70,10 @@ public final class View {
   /// How many distinct alerts were dropped because the queue was full.
   public internal(set) var droppedAlertCount = 0
 
-  /// Set while this boundary's filter takes part in a dispatch, so that a
-  /// nested error skips it instead of looping.
-  var isConsultingFilter = false
+  /// The threads on which this boundary's filter takes part in a dispatch, so that a
+  /// nested error on the same thread skips it instead of looping, while a dispatch on
+  /// another thread still consults it.
+  var consultingThreads: [UInt] = []
 
   /// Environment values set on this view, by key type.
   var typedEnvironment: [ObjectIdentifier: Any] = [:]
@@ -89,8 +99,11 @@ public final class View {
   // to, so each node is freed with no children left. Every child is
   // detached before its parent can be freed, so no `parent` dangles, even
   // while user code runs in the deinit of an action's captures.
+  // Runs under the tree lock: another thread may be reading a child's `parent`.
   deinit {
     guard !children.isEmpty else { return }
+    View.treeLock.lock()
+    defer { View.treeLock.unlock() }
     var pending = children
     children = []
     for child in pending { child.parent = nil }

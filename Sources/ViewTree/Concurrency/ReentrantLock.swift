@@ -1,0 +1,90 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A mutual-exclusion lock that the thread holding it may take again, and may set aside
+/// while it calls out to code that takes other locks.
+///
+/// LuaHost confines each Lua state, and every view tree shared between threads, to one of
+/// these. Setting the lock aside (``withoutLock(_:)``) is what keeps lock order acyclic:
+/// a thread never waits for a state's lock while it holds the tree's.
+public final class ReentrantLock: @unchecked Sendable {
+  // `@unchecked Sendable` is justified: `mutex` is a pthread mutex, safe to use from any
+  // thread; `depth` is read and written only by the thread that holds `mutex`; `owner`
+  // is atomic, and a thread finds its own id there only if it stored it itself.
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  private let owner = Atomic<UInt>(0)
+  private var depth = 0
+
+  /// Creates an unlocked lock.
+  public init() {
+    mutex = .allocate(capacity: 1)
+    pthread_mutex_init(mutex, nil)
+  }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
+
+  /// Whether the calling thread holds the lock.
+  public var isHeldByCurrentThread: Bool {
+    owner.load(ordering: .relaxed) == Self.currentThread
+  }
+
+  /// Takes the lock, waiting while another thread holds it.
+  public func lock() {
+    let thread = Self.currentThread
+    if owner.load(ordering: .relaxed) == thread {
+      depth += 1
+      return
+    }
+    pthread_mutex_lock(mutex)
+    owner.store(thread, ordering: .relaxed)
+    depth = 1
+  }
+
+  /// Gives back one ``lock()``; the lock is free once every one is given back.
+  public func unlock() {
+    depth -= 1
+    guard depth == 0 else { return }
+    owner.store(0, ordering: .relaxed)
+    pthread_mutex_unlock(mutex)
+  }
+
+  /// Runs `body` holding the lock.
+  public func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    lock()
+    defer { unlock() }
+    return try body()
+  }
+
+  /// Runs `body` with the lock released if the calling thread holds it (however many
+  /// times), and takes it back as it was afterwards. Without the lock, `body` just runs.
+  public func withoutLock<T>(_ body: () throws -> T) rethrows -> T {
+    guard isHeldByCurrentThread else { return try body() }
+    let saved = depth
+    depth = 0
+    owner.store(0, ordering: .relaxed)
+    pthread_mutex_unlock(mutex)
+    defer {
+      pthread_mutex_lock(mutex)
+      owner.store(Self.currentThread, ordering: .relaxed)
+      depth = saved
+    }
+    return try body()
+  }
+
+  /// An id of the calling thread, unique among running threads.
+  static var currentThread: UInt {
+    #if canImport(Darwin)
+      UInt(bitPattern: pthread_self())
+    #else
+      UInt(pthread_self())
+    #endif
+  }
+}
