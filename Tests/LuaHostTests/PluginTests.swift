@@ -69,6 +69,24 @@ import ViewTree
     #expect(host.plugin(named: "clock")?.call("on_event", "ping") == ["clock saw ping"])
   }
 
+  @Test func pluginsCannotReachAboveTheirPanels() throws {
+    _ = loadFixtures()
+    let clock = try #require(host.plugin(named: "clock"))
+    #expect(
+      clock.run { try $0.run("return ui.root.parent, pcall(ui.root.remove, ui.root)") }?.prefix(2)
+        == [.nil, false])
+    // Declining at the panel does not pass the error on: the panel is isolated.
+    clock.run {
+      try $0.run(
+        "ui.root.on_error = function() return false end; ui.root:add(ui.button{id = 'x', on_tap = error})"
+      )
+    }
+    recorder.presented.removeAll()
+    #expect(root.find("clock")?.find("x")?.tap() == false)
+    #expect(recorder.presented.map(\.boundary) == ["clock"])
+    #expect(root.alert == nil && container.alert == nil)
+  }
+
   @Test func pluginsShareNoMutableState() throws {
     _ = loadFixtures()
     let clock = try #require(host.plugin(named: "clock"))

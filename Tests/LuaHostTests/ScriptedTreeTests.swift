@@ -213,6 +213,32 @@ final class Recorder: AlertPresenter {
     #expect(throws: LuaError.self) { try run("ui.root.kind = 'x'") }
     #expect(try run("return ui.find('nothing')") == [.nil])
   }
+
+  @Test func uiRootIsTheEndOfTheScriptsReach() throws {
+    let app = View.window(id: "app")
+    let panel = try app.add(.boundary(id: "panel"))
+    let scoped = try ScriptedTree(lua: LuaState(sandbox: LuaSandbox()), root: panel)
+    defer { scoped.lua.close() }
+    func run(_ code: String) throws -> [LuaValue] { try scoped.lua.run(code, name: "=scoped") }
+    #expect(try run("return ui.root.parent, ui.root.path") == [.nil, "app/panel"])
+    for attempt in [
+      "ui.root:remove()", "ui.root:move(ui.stack())", "ui.stack():add(ui.root)",
+      "ui.root.id = 'other'", "ui.stack{children = {ui.root}}",
+    ] {
+      #expect(throws: LuaError.self, "\(attempt)") { try run(attempt) }
+    }
+    #expect(panel.parent === app && panel.id == "panel")
+    // Below the root, the script builds, moves and removes as it likes.
+    #expect(
+      try run(
+        """
+        local box = ui.root:add(ui.stack{id = 'box'})
+        box:add(ui.text{id = 't'})
+        ui.find('t'):move(ui.root)
+        box:remove()
+        return ui.find('t').parent == ui.root, ui.find('box')
+        """) == [true, .nil])
+  }
 }
 
 @Suite struct ScriptedTreeLifetimeTests {

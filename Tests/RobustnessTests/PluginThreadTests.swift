@@ -122,7 +122,9 @@ import ViewTree
     let eventErrors = (1...Self.rounds).filter { $0 % 7 == 0 && $0 % 10 != 0 }.count
     for (index, plugin) in plugins.enumerated() {
       #expect(
-        plugin.run { try $0.run("return hits") } == [.integer(Int64(Self.rounds + hostTaps[index]))],
+        plugin.run { try $0.run("return hits") } == [
+          .integer(Int64(Self.rounds + hostTaps[index]))
+        ],
         "plugin \(index)")
       let panelAlerts = host.withTree { _ in Self.alertCount(plugin.panel) }
       // Every failed tap (the plugin's and the host's), every event error and every

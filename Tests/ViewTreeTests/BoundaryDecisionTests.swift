@@ -13,6 +13,30 @@ private func nested(_ filter: @escaping BoundaryFilter) throws -> (
 }
 
 @Suite struct BoundaryDecisionTests {
+  @Test func anIsolatedBoundaryKeepsWhatItDeclinesEscalatesOrFailsOn() throws {
+    let decisions: [BoundaryFilter] = [
+      { _, _ in .decline },
+      { _, _ in .escalate(Boom("escalated")) },
+      { _, _ in throw Boom("filter failed") },
+    ]
+    var messages: [String] = []
+    for filter in decisions {
+      let root = View.window()
+      let outer = try root.add(.boundary(id: "outer"))
+      let panel = try outer.add(
+        .boundary(
+          id: "panel", BoundaryConfiguration(title: "Plugin", isIsolated: true, onError: filter)))
+      try panel.add(throwingButton("crash", Boom("original"))).tap()
+      #expect(outer.alert == nil)
+      #expect(root.alert == nil)
+      #expect(panel.alert?.title == "Plugin")
+      messages.append(panel.alert?.message ?? "none")
+    }
+    #expect(messages[0] == "boom: original")
+    #expect(messages[1] == "boom: escalated")
+    #expect(messages[2].contains("filter failed"))
+  }
+
   @Test func handleAndTheFilterSeesErrorAndOrigin() throws {
     var seen: [String] = []
     let t = try nested { error, origin in

@@ -20,35 +20,36 @@ extension ScriptedTree {
     try lua.register(ScriptedEnvironment.self, name: "Environment") { [weak self] type in
       type.index { environment, key in
         try View.treeLock.withLock {
-        guard let self else { throw ScriptedTree.goneError }
-        let view = try environment.liveView()
-        let name = try String(luaValue: key)
-        guard name == "error_handler" else {
-          return ScriptedTree.luaValue(of: view.environment[named: name])
-        }
-        return try self.function { [weak view] _, arguments in
-          guard let view else {
-            throw LuaError(kind: .runtime, message: "error_handler: the view is gone")
+          guard let self else { throw ScriptedTree.goneError }
+          let view = try environment.liveView()
+          let name = try String(luaValue: key)
+          guard name == "error_handler" else {
+            return ScriptedTree.luaValue(of: view.environment[named: name])
           }
-          let body = try LuaFunction(luaValue: arguments.first ?? .nil)
-          do {
-            return [true] + (try body.call(arguments: Array(arguments.dropFirst())))
-          } catch {
-            View.treeLock.withLock { _ = view.environment.errorHandler.handle(error) }
-            return [false]
+          return try self.function { [weak view] _, arguments in
+            guard let view else {
+              throw LuaError(kind: .runtime, message: "error_handler: the view is gone")
+            }
+            let body = try LuaFunction(luaValue: arguments.first ?? .nil)
+            do {
+              return [true] + (try body.call(arguments: Array(arguments.dropFirst())))
+            } catch {
+              View.treeLock.withLock { _ = view.environment.errorHandler.handle(error) }
+              return [false]
+            }
           }
-        }
         }
       }
-      type.newIndex(ScriptedTree.locked { environment, key, value in
-        let name = try String(luaValue: key)
-        guard name != "error_handler" else {
-          throw LuaError(kind: .runtime, message: "env.error_handler cannot be replaced")
-        }
-        // `nil` must be Optional<Any>.none: LuaValue is itself expressible by `nil`.
-        let stored: Any? = value.isNil ? Optional<Any>.none : value
-        try environment.liveView().setEnvironment(named: name, to: stored)
-      })
+      type.newIndex(
+        ScriptedTree.locked { environment, key, value in
+          let name = try String(luaValue: key)
+          guard name != "error_handler" else {
+            throw LuaError(kind: .runtime, message: "env.error_handler cannot be replaced")
+          }
+          // `nil` must be Optional<Any>.none: LuaValue is itself expressible by `nil`.
+          let stored: Any? = value.isNil ? Optional<Any>.none : value
+          try environment.liveView().setEnvironment(named: name, to: stored)
+        })
       type.metamethod(.tostring) { arguments in
         guard case .userdata(let userdata)? = arguments.first,
           let view = userdata.object(as: ScriptedEnvironment.self)?.view

@@ -19,7 +19,8 @@ extension ScriptedTree {
       func lockedSet(_ set: @escaping (View, LuaValue) throws -> Void) -> (View, LuaValue) throws
         -> Void
       { ScriptedTree.locked(set) }
-      func lockedMethod(_ body: @escaping LuaObjectType<View>.Method) -> LuaObjectType<View>.Method {
+      func lockedMethod(_ body: @escaping LuaObjectType<View>.Method) -> LuaObjectType<View>.Method
+      {
         ScriptedTree.locked(body)
       }
       type.property(
@@ -70,27 +71,33 @@ extension ScriptedTree {
           handler, get: { _ in .nil },
           set: lockedSet { view, value in try tree().setHandler(handler, of: view, to: value) })
       }
-      type.method("find", lockedMethod { view, arguments in
-        [try tree().value(view.find(string(arguments.first ?? .nil)))]
-      })
-      type.method("add", lockedMethod { view, arguments in
-        let child = try ScriptedTree.view(arguments.first, argument: "child")
-        try tree().checkMovable(child, "move")
-        if arguments.count > 1, !arguments[1].isNil {
-          try view.insert(child, at: Int(luaValue: arguments[1]) - 1)
-        } else {
-          try view.add(child)
-        }
-        return [arguments[0]]
-      })
-      type.method("move", lockedMethod { view, arguments in
-        let parent = try ScriptedTree.view(arguments.first, argument: "parent")
-        try tree().checkMovable(view, "move")
-        let index =
-          try arguments.count > 1 && !arguments[1].isNil ? Int(luaValue: arguments[1]) - 1 : nil
-        try view.move(to: parent, at: index)
-        return []
-      })
+      type.method(
+        "find",
+        lockedMethod { view, arguments in
+          [try tree().value(view.find(string(arguments.first ?? .nil)))]
+        })
+      type.method(
+        "add",
+        lockedMethod { view, arguments in
+          let child = try ScriptedTree.view(arguments.first, argument: "child")
+          try tree().checkMovable(child, "move")
+          if arguments.count > 1, !arguments[1].isNil {
+            try view.insert(child, at: Int(luaValue: arguments[1]) - 1)
+          } else {
+            try view.add(child)
+          }
+          return [arguments[0]]
+        })
+      type.method(
+        "move",
+        lockedMethod { view, arguments in
+          let parent = try ScriptedTree.view(arguments.first, argument: "parent")
+          try tree().checkMovable(view, "move")
+          let index =
+            try arguments.count > 1 && !arguments[1].isNil ? Int(luaValue: arguments[1]) - 1 : nil
+          try view.move(to: parent, at: index)
+          return []
+        })
       type.method(
         "remove",
         lockedMethod { view, _ in

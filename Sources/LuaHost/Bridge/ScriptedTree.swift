@@ -69,8 +69,7 @@ public final class ScriptedTree {
   }
 
   /// A bridge entry point that runs holding the tree lock.
-  static func locked<A, B, C, R>(_ body: @escaping (A, B, C) throws -> R) -> (A, B, C) throws -> R
-  {
+  static func locked<A, B, C, R>(_ body: @escaping (A, B, C) throws -> R) -> (A, B, C) throws -> R {
     { a, b, c in try View.treeLock.withLock { try body(a, b, c) } }
   }
 

@@ -3,6 +3,10 @@
 /// Set one on the window with `window.environment.alertPresenter = presenter`;
 /// every boundary below uses it. The environment holds it strongly, so it must
 /// not hold views strongly.
+///
+/// In a tree shared between threads the presenter is called while holding
+/// ``View/treeLock``, from whichever thread raised the error, one call at a time: it must
+/// not wait for other locks (run a script, say) while it presents.
 public protocol AlertPresenter: AnyObject {
   /// Shows `alert`, which just became the current alert of `boundary`.
   func present(_ alert: Alert, boundary: View)
