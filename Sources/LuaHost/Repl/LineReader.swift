@@ -36,6 +36,11 @@ struct PlainLineReader: LineReader {
   func save() {}
 }
 
+// `nonisolated(unsafe)`: libedit's completion callback is a C function pointer with no
+// context argument, so it finds the completer through these globals. They are written and
+// read only on the REPL's thread: the reader sets them, and libedit calls back from inside
+// `readline` on the same thread.
+
 /// The completer the libedit callback uses; set while an editing reader exists.
 nonisolated(unsafe) private var activeCompleter: Completer?
 /// Matches computed for the current completion request.
