@@ -1,6 +1,8 @@
 // lh_shim.c: see lh_shim.h for why each piece has to be C.
 #include "lh_shim.h"
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +41,24 @@ static int lh_panic(lua_State *L) {
   abort();
 }
 
+/* Warnings as `lua` prints them: off until "@on"; a message made of several pieces
+ * (tocont set on all but the last) is one line on stderr after "Lua warning: ". A message
+ * of one piece starting with '@' is a control message; unknown ones are ignored. */
+static void lh_warnf(void *ud, const char *msg, int tocont) {
+  lh_state *S = ud;
+  if (!S->warn_cont && !tocont && msg[0] == '@') {
+    if (strcmp(msg, "@on") == 0) S->warn_on = 1;
+    else if (strcmp(msg, "@off") == 0) S->warn_on = 0;
+    return;
+  }
+  if (S->warn_on) {
+    if (!S->warn_cont) fputs("Lua warning: ", stderr);
+    fputs(msg, stderr);
+    if (!tocont) fputc('\n', stderr);
+  }
+  S->warn_cont = tocont;
+}
+
 lua_State *lh_newstate(size_t limit) {
   lh_state *S = calloc(1, sizeof *S);
   if (S == NULL) return NULL;
@@ -55,6 +75,7 @@ lua_State *lh_newstate(size_t limit) {
   S->budget = -1;
   S->budget_limit = -1;
   lua_atpanic(L, lh_panic);
+  lua_setwarnf(L, lh_warnf, S);
   return L;
 }
 
@@ -68,7 +89,10 @@ void lh_close(lua_State *L) {
 
 /* ---- Tracebacks recorded cheaply ---- */
 
-void lh_trace_free(lh_trace *t) { free(t); }
+void lh_trace_free(lh_trace *t) {
+  if (t != NULL) free(t->message);
+  free(t);
+}
 
 lh_trace *lh_take_trace(lua_State *L) {
   lh_state *S = lh_getstate(L);
@@ -111,12 +135,37 @@ static int lh_depth(lua_State *L) {
   return lo; /* levels 1..lo-1 exist, plus level 0 */
 }
 
-/* Message handler: records frames (C malloc, never a Lua allocation, never raises) and
- * returns the error value unchanged, so the original value reaches Swift. */
+/* For a table error value with __tostring, the message is made now, as lua.c's handler
+ * makes it: __tostring then sees the stack where the error happened (level 4 is the
+ * function that raised). Protected: if __tostring fails, there is no message here and Swift
+ * makes its own attempt later. Userdata are left to Swift: a Swift error travels as one,
+ * and its message is the Swift error's description. */
+static void lh_tostring_now(lua_State *L, lh_trace *t) {
+  if (lua_type(L, 1) != LUA_TTABLE || !lua_checkstack(L, 3)) return;
+  if (luaL_getmetafield(L, 1, "__tostring") == LUA_TNIL) return;
+  lua_pushvalue(L, 1);
+  if (lua_pcall(L, 1, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TSTRING) {
+    size_t len;
+    const char *s = lua_tolstring(L, -1, &len);
+    t->message = malloc(len + 1);
+    if (t->message != NULL) {
+      memcpy(t->message, s, len + 1);
+      t->message_len = len;
+    }
+  }
+  lua_pop(L, 1);
+}
+
+/* Message handler: records frames (C malloc, never raises) and returns the error value
+ * unchanged, so the original value reaches Swift. Only an error value's own __tostring
+ * runs Lua code here (see lh_tostring_now). */
 static int lh_msgh(lua_State *L) {
   lh_state *S = lh_getstate(L);
   lh_trace *t = malloc(sizeof *t);
   if (t != NULL) {
+    t->message = NULL;
+    t->message_len = 0;
+    lh_tostring_now(L, t);
     lua_Debug ar;
     int total = lh_depth(L) - 1;
     t->total = total;
@@ -152,6 +201,13 @@ static void lh_stophook(lua_State *L, lua_Debug *ar) {
     if (S->budget < 0) lua_sethook(L, NULL, 0, 0);
     return;
   }
+  if (reason == LH_STOP_SIGNAL) { /* one catchable error, then back to normal */
+    atomic_store(&S->stop, LH_STOP_NONE);
+    if (S->budget >= 0) lua_sethook(L, lh_stophook, LUA_MASKCOUNT, LH_BUDGET_STEP);
+    else lua_sethook(L, NULL, 0, 0);
+    lua_pushliteral(L, "interrupted!");
+    lua_error(L);
+  }
   lua_sethook(L, lh_stophook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKLINE | LUA_MASKCOUNT, 1);
   lua_pushlightuserdata(L, (void *)&lh_stop_markers[reason]);
   lua_error(L);
@@ -171,6 +227,29 @@ void lh_request_stop(lh_state *S, int reason) {
 }
 
 const void *lh_stop_marker(int reason) { return &lh_stop_markers[reason & 3]; }
+
+static lh_state *volatile lh_sigint_target;
+
+static void lh_sigint_action(int signo) {
+  signal(signo, SIG_DFL); /* a second Ctrl-C ends the process */
+  lh_state *S = lh_sigint_target;
+  if (S != NULL) lh_request_stop(S, LH_STOP_SIGNAL);
+}
+
+void lh_sigint_arm(lua_State *L) {
+  lh_sigint_target = lh_getstate(L);
+  signal(SIGINT, lh_sigint_action);
+  /* A parent may have started us with SIGINT blocked (thread pools do). */
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
+void lh_sigint_disarm(void) {
+  signal(SIGINT, SIG_DFL);
+  lh_sigint_target = NULL;
+}
 
 int lh_stop_reason(lua_State *L, int idx) {
   if (lua_type(L, idx) != LUA_TLIGHTUSERDATA) return LH_STOP_NONE;
@@ -369,6 +448,10 @@ static int lh_openlibs_k(lua_State *L) {
     {LH_LIB_UTF8, LUA_UTF8LIBNAME, luaopen_utf8}, {LH_LIB_DEBUG, LUA_DBLIBNAME, luaopen_debug},
   };
   unsigned mask = (unsigned)lua_tointeger(L, 1);
+  if (mask & LH_OPEN_NOENV) {
+    lua_pushboolean(L, 1);
+    lua_setfield(L, LUA_REGISTRYINDEX, "LUA_NOENV");
+  }
   for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
     if (mask & libs[i].bit) {
       luaL_requiref(L, libs[i].name, libs[i].open, 1);

@@ -42,6 +42,8 @@ typedef struct lh_frame {
 typedef struct lh_trace {
   int count;       /* frames recorded */
   int total;       /* levels on the stack when the error happened */
+  char *message;   /* what __tostring gave for a table error value, or NULL */
+  size_t message_len;
   lh_frame frames[LH_HEADFRAMES + LH_TAILFRAMES];
 } lh_trace;
 
@@ -62,11 +64,18 @@ typedef struct lh_state {
   long long budget;   /* instructions left for the outermost call; < 0: no budget */
   long long budget_limit; /* budget given to each outermost call; < 0: none */
   void *owner;        /* the Swift object that owns this state (unretained), for releases */
+  int warn_on;        /* warnings are printed (`-W`, warn("@on")); off by default */
+  int warn_cont;      /* the last warning piece asked to be continued */
 } lh_state;
 
 /// Why running code was stopped. The error value raised is a light userdata pointing at
 /// lh_stop_markers[reason], so the host can tell a stop from any script error.
-enum { LH_STOP_NONE = 0, LH_STOP_TIMEOUT = 1, LH_STOP_INTERRUPT = 2, LH_STOP_BUDGET = 3 };
+/// LH_STOP_SIGNAL is the exception: it raises the catchable string "interrupted!" once, as
+/// the `lua` interpreter does on Ctrl-C, and is not sticky.
+enum {
+  LH_STOP_NONE = 0, LH_STOP_TIMEOUT = 1, LH_STOP_INTERRUPT = 2, LH_STOP_BUDGET = 3,
+  LH_STOP_SIGNAL = 4
+};
 extern const char lh_stop_markers[4];
 
 /// Asks the running code of S to stop with `reason` (a LH_STOP_* value). Callable from any
@@ -117,13 +126,22 @@ int lh_openlibs(lua_State *L, unsigned mask);
 enum {
   LH_LIB_BASE = 1 << 0, LH_LIB_PACKAGE = 1 << 1, LH_LIB_COROUTINE = 1 << 2,
   LH_LIB_TABLE = 1 << 3, LH_LIB_IO = 1 << 4, LH_LIB_OS = 1 << 5, LH_LIB_STRING = 1 << 6,
-  LH_LIB_MATH = 1 << 7, LH_LIB_UTF8 = 1 << 8, LH_LIB_DEBUG = 1 << 9
+  LH_LIB_MATH = 1 << 7, LH_LIB_UTF8 = 1 << 8, LH_LIB_DEBUG = 1 << 9,
+  /* Not a library: sets LUA_NOENV first, so `package` ignores LUA_PATH and LUA_CPATH (-E). */
+  LH_OPEN_NOENV = 1 << 30
 };
 
 /// "Lua 5.4.4  Copyright (C) 1994-2022 Lua.org, PUC-Rio" (string macros do not reach Swift).
 const char *lh_copyright(void);
 /// Turns warnings on or off, as `-W` and `warn("@on")` do. [-0,+0]
 void lh_setwarnings(lua_State *L, int on);
+
+/// While armed, SIGINT stops the code running in L's state as `lua` does: the first one
+/// raises "interrupted!" (catchable) and puts back the default action, so a second one ends
+/// the process. Must be C: the handler runs in signal context. One state at a time.
+void lh_sigint_arm(lua_State *L);
+/// Puts back the default action for SIGINT.
+void lh_sigint_disarm(void);
 
 /// Writes len bytes and a newline to C's stdout, the stream `print` uses (Swift 6 cannot
 /// read the global `stdout`).

@@ -35,7 +35,7 @@ extension LuaStack {
         kind: .swift, message: String(describing: box.error), value: value(at: -1),
         traceback: traceback, underlying: box.error)
     }
-    let message = errorMessage(at: -1)
+    let message = traceback.handlerMessage ?? errorMessage(at: -1)
     let kind: LuaError.Kind
     switch status {
     case LUA_ERRSYNTAX: kind = .syntax(incomplete: message.hasSuffix("<eof>"))

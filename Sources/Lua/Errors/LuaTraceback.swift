@@ -18,6 +18,15 @@ public struct LuaTraceback: Sendable, CustomStringConvertible {
   /// Whether any frame was recorded.
   public var isEmpty: Bool { (storage?.trace.pointee.count ?? 0) == 0 }
 
+  /// The message `__tostring` gave for a table error value, made by the
+  /// message handler while the stack still showed where the error happened.
+  var handlerMessage: String? {
+    guard let trace = storage?.trace, let message = trace.pointee.message else { return nil }
+    return LuaString(
+      bytes: UnsafeRawBufferPointer(start: message, count: trace.pointee.message_len)
+    ).description
+  }
+
   /// Levels that were on the stack, including those left out of ``frames``.
   public var depth: Int { Int(storage?.trace.pointee.total ?? 0) }
 

@@ -18,15 +18,20 @@ public final class LuaState {
   ///   - libraries: the standard libraries to open; ``LuaLibraries/all`` by default.
   ///   - memoryLimit: the most bytes Lua may allocate, or nil for no limit. Reaching it
   ///     raises a catchable memory error inside Lua; it never aborts the process.
+  ///   - ignoresEnvironment: whether `package` ignores `LUA_PATH` and `LUA_CPATH` (and
+  ///     their `_5_4` forms), as `lua -E` does.
   /// - Throws: ``LuaError`` of kind `memory` when the state cannot be created.
-  public init(libraries: LuaLibraries = .all, memoryLimit: Int? = nil) throws {
+  public init(
+    libraries: LuaLibraries = .all, memoryLimit: Int? = nil, ignoresEnvironment: Bool = false
+  ) throws {
     guard let core = LuaCore(memoryLimit: nil) else {
       throw LuaError(kind: .memory, message: "not enough memory to create a Lua state")
     }
     self.core = core
     core.owner = self
     let stack = try LuaStack(core)
-    try stack.check(lh_openlibs(stack.L, libraries.rawValue))
+    let mask = libraries.rawValue | (ignoresEnvironment ? UInt32(LH_OPEN_NOENV) : 0)
+    try stack.check(lh_openlibs(stack.L, mask))
     if libraries.contains(.coroutine) { try stack.check(lh_trackcoroutines(stack.L)) }
     core.memoryLimit = memoryLimit
   }

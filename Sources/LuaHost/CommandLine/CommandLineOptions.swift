@@ -55,7 +55,7 @@ public struct CommandLineOptions: Equatable, Sendable {
       if !attached.isEmpty { return String(attached) }
       index += 1
       guard index < arguments.count, !arguments[index].hasPrefix("-") || option == "-e" else {
-        throw UsageError("'\(option)' needs an argument")
+        throw UsageError("'\(option)' needs argument")  // `lua`'s words
       }
       return arguments[index]
     }
@@ -67,7 +67,7 @@ public struct CommandLineOptions: Equatable, Sendable {
       }
       if word == "-" || !word.hasPrefix("-") { break }
       switch word {
-      case "--help", "-h": showHelp = true
+      case "--help": showHelp = true
       case "--version", "-v": showVersion = true
       case "-i":
         interactive = true

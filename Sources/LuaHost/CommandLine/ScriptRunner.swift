@@ -31,8 +31,8 @@ public struct ScriptRunner {
     self.stdinIsTerminal = stdinIsTerminal
   }
 
-  /// The version banner.
-  public static let version = "luahost 0.1.0 (\(LuaState.copyright))"
+  /// The version banner; it ends like `lua`'s, with Lua's copyright line.
+  public static let version = "luahost 0.1.0, \(LuaState.copyright)"
 
   /// The `--help` text.
   public static let usage = """
@@ -47,7 +47,9 @@ public struct ScriptRunner {
       -E        ignore environment variables
       -W        turn warnings on
       --plugins DIR      load the plugins in DIR (each sandboxed, with its own panel)
-      --trusted          full standard library, no sandbox (can run Lua's test suite)
+      --trusted          full standard library, no sandbox (can run Lua's test suite);
+                         luahost processes it starts are trusted too (LUAHOST_TRUSTED=1).
+                         Started through a link named lua, luahost is always trusted.
       --allow LIBS       grant sandboxed scripts io, os, package and/or debug (comma-separated)
       --memory SIZE      memory limit, e.g. 64M
       --timeout DURATION wall-clock limit per call, e.g. 500ms, 2s
@@ -65,13 +67,17 @@ public struct ScriptRunner {
         arguments: Array(arguments.dropFirst()), environment: environment,
         stdoutIsTerminal: isatty(1) != 0)
     }
-    let options: CommandLineOptions
+    var options: CommandLineOptions
     do {
       options = try CommandLineOptions(parsing: arguments)
     } catch {
       report("\(error)\n\(Self.usage)")
       return 2
     }
+    // `--trusted` passes itself on to the interpreters a trusted script starts (Lua's test
+    // suite runs `arg[-n]`, i.e. plain `luahost`), through the environment.
+    if environment["LUAHOST_TRUSTED"] == "1" || standsInForLua { options.trusted = true }
+    if options.trusted { setenv("LUAHOST_TRUSTED", "1", 1) }
     if options.showHelp {
       StandardStreams.out(Self.usage + "\n" + Self.describeProfile(options) + "\n")
       return 0
@@ -110,26 +116,30 @@ public struct ScriptRunner {
       }
       defer { for plugin in pluginHost?.plugins ?? [] { try? pluginHost?.unload(plugin.name) } }
       try makeArgTable(in: lua, options: options)
-      if !options.ignoreEnvironment { try runInit(in: lua) }
-      for action in options.actions {
-        switch action {
-        case .execute(let code): try lua.run(code, name: "=(command line)")
-        case .require(let global, let module):
-          let require = try LuaFunction(luaValue: lua.globals().get("require"))
-          let loaded = try require.call(.string(LuaString(module))).first ?? .nil
-          try lua.globals().set(global, loaded)
+      if options.warnings { lua.setWarnings(true) }
+      try lua.interruptingOnSIGINT {
+        if !options.ignoreEnvironment { try runInit(in: lua) }
+        for action in options.actions {
+          switch action {
+          case .execute(let code): try lua.run(code, name: "=(command line)")
+          case .require(let global, let module):
+            let require = try LuaFunction(luaValue: lua.globals().get("require"))
+            let loaded = try require.call(.string(LuaString(module))).first ?? .nil
+            try lua.globals().set(global, loaded)
+          }
         }
-      }
-      if let script = options.script {
-        try runScript(script, in: lua, arguments: options.scriptArguments)
-      } else if startsRepl {
-        if !options.interactive && stdinIsTerminal { StandardStreams.out(Self.version + "\n") }
-      } else if options.actions.isEmpty && !options.showVersion {
-        try runScript("-", in: lua, arguments: [])
+        if let script = options.script {
+          try runScript(script, in: lua)
+        } else if startsRepl {
+          if !options.interactive && stdinIsTerminal { StandardStreams.out(Self.version + "\n") }
+        } else if options.actions.isEmpty && !options.showVersion {
+          try runScript("-", in: lua)
+        }
       }
       if let session {
         let terminal = stdinIsTerminal && isatty(1) != 0
         if terminal { session.printer.colors = Self.colorsAllowed(environment) }
+        session.isLuaCompatible = options.trusted && !stdinIsTerminal
         InteractiveLoop(session: session, terminal: terminal, environment: environment).run()
         return 0
       }
@@ -172,7 +182,7 @@ public struct ScriptRunner {
   func makeState(_ options: CommandLineOptions) throws -> LuaState {
     let lua: LuaState
     if options.trusted {
-      lua = try LuaState(libraries: .all)
+      lua = try LuaState(libraries: .all, ignoresEnvironment: options.ignoreEnvironment)
     } else {
       var sandbox = LuaSandbox()
       sandbox.capabilities = options.capabilities
@@ -206,13 +216,26 @@ public struct ScriptRunner {
     (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
   }
 
-  /// An error as `lua` prints it: the message, then the traceback if one was recorded.
+  /// An error as `lua` prints it: the message, then the traceback if one was recorded;
+  /// an error object that names itself with `__tostring` prints just that name.
   public static func describe(_ error: LuaError) -> String {
-    error.traceback.isEmpty ? error.message : "\(error.message)\n\(error.traceback)"
+    switch (error.kind, error.value) {
+    case (.runtime, .table), (.runtime, .userdata):
+      if !error.message.hasPrefix("(error object is") { return error.message }
+    default: break
+    }
+    return error.traceback.isEmpty ? error.message : "\(error.message)\n\(error.traceback)"
+  }
+
+  /// Whether the program was started under the name `lua` (or `lua5.4`, say), e.g. through
+  /// a link: it then stands in for the interpreter, trusted and named as invoked.
+  var standsInForLua: Bool {
+    let name = programName.split(separator: "/").last ?? ""
+    return name == "lua" || name.hasPrefix("lua5")
   }
 
   private func report(_ text: String) {
-    StandardStreams.error("luahost: \(text)\n")
+    StandardStreams.error("\(standsInForLua ? programName : "luahost"): \(text)\n")
   }
 
   private func makeArgTable(in lua: LuaState, options: CommandLineOptions) throws {
@@ -239,7 +262,9 @@ public struct ScriptRunner {
     }
   }
 
-  private func runScript(_ script: String, in lua: LuaState, arguments: [String]) throws {
+  /// Runs the script with the values of `arg[1]`, `arg[2]`, … as `...`, read from the
+  /// global `arg` when the script starts (as `lua` does, so `-e` may change them).
+  private func runScript(_ script: String, in lua: LuaState) throws {
     let chunk: LuaFunction
     if script == "-" {
       var bytes: [UInt8] = []
@@ -248,6 +273,10 @@ public struct ScriptRunner {
     } else {
       chunk = try lua.load(file: script)
     }
-    try chunk.call(arguments: arguments.map { .string(LuaString($0)) })
+    guard case .table(let arg) = try lua.globals().get("arg") else {
+      throw LuaError(kind: .runtime, message: "'arg' is not a table")
+    }
+    let count = try Int(luaValue: lua.length(of: .table(arg)))
+    try chunk.call(arguments: (0..<max(count, 0)).map { try arg.get(.integer(Int64($0 + 1))) })
   }
 }

@@ -37,7 +37,7 @@ public final class InteractiveLoop {
       reader = editing
       startInterruptWatcher()
     } else {
-      reader = PlainLineReader()
+      reader = PlainLineReader(echo: session.isLuaCompatible)
     }
     drawAlerts(&reader)
     var entry: [UInt8] = []

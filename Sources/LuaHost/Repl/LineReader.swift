@@ -18,8 +18,11 @@ protocol LineReader {
   func save()
 }
 
-/// Reads stdin without editing, echoing nothing: for pipes and transcripts.
+/// Reads stdin without editing: for pipes and transcripts. With `echo`, each line read is
+/// written after its prompt, as `lua` built with readline does when reading a pipe.
 struct PlainLineReader: LineReader {
+  var echo = false
+
   mutating func readLine(prompt: String) -> (line: [UInt8], interrupted: Bool)? {
     StandardStreams.out(prompt)
     StandardStreams.flush()
@@ -30,6 +33,7 @@ struct PlainLineReader: LineReader {
     guard count >= 0, let line else { return nil }
     var bytes = UnsafeRawBufferPointer(start: line, count: count).map { $0 }
     if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
+    if echo { StandardStreams.out(String(decoding: bytes, as: UTF8.self) + "\n") }
     return (bytes, false)
   }
   mutating func remember(_ entry: [UInt8]) {}

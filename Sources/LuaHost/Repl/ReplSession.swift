@@ -48,8 +48,19 @@ public final class ReplSession {
     tree = try ScriptedTree(lua: lua, root: window)
   }
 
+  /// Whether the session behaves as `lua -i` does: results go to the global `print`, and
+  /// prompts come from `_PROMPT` and `_PROMPT2` (through `tostring`) when they are set.
+  /// Set for trusted sessions reading from a pipe, where luahost stands in for `lua`.
+  public var isLuaCompatible = false
+
   /// The prompt to show: `> `, or `>> ` inside an unfinished chunk.
-  public var prompt: String { pendingChunk.isEmpty ? "> " : ">> " }
+  public var prompt: String {
+    let (name, standard) = pendingChunk.isEmpty ? ("_PROMPT", "> ") : ("_PROMPT2", ">> ")
+    guard isLuaCompatible, let value = try? lua.globals().get(name), !value.isNil else {
+      return standard
+    }
+    return (try? lua.string(describing: value)) ?? standard
+  }
 
   /// Every alert of the session, with its latest count.
   public var alertHistory: [Alert] { collector.history }
@@ -84,8 +95,28 @@ public final class ReplSession {
   /// Forgets an unfinished chunk (Ctrl-C at the prompt).
   public func cancelChunk() { pendingChunk = [] }
 
+  /// Prints `results` with the global `print`, as `lua -i` does.
+  private func printThroughGlobalPrint(_ results: [LuaValue]) -> Reply {
+    guard !results.isEmpty else { return .output("") }
+    do {
+      let print = try lua.globals().get("print")
+      guard case .function(let function) = print else {
+        return .error("error calling 'print' (attempt to call a \(print.typeName) value)")
+      }
+      _ = try function.call(arguments: results)
+      return .output("")
+    } catch let error as LuaError {
+      return .error("error calling 'print' (\(error.message))")
+    } catch {
+      return .error("error calling 'print' (\(error))")
+    }
+  }
+
   /// Evaluates a whole chunk: first as `return <chunk>`, then as statements.
+  /// A chunk starting with `=` is `return` and the rest, as in `lua` (Lua 5.2 style).
   func evaluate(_ chunk: [UInt8]) -> Reply {
+    var chunk = chunk
+    if chunk.first == UInt8(ascii: "=") { chunk = Array("return ".utf8) + chunk.dropFirst() }
     let function: LuaFunction
     if let expression = try? lua.load(bytes: Array("return ".utf8) + chunk, name: "=stdin") {
       function = expression
@@ -102,6 +133,7 @@ public final class ReplSession {
     do {
       let results = try function.call()
       if let first = results.first { try lua.globals().set("_", first) }
+      if isLuaCompatible { return printThroughGlobalPrint(results) }
       return .output(results.map(printer.format).joined(separator: "\t"))
     } catch let error as LuaError {
       return .error(ScriptRunner.describe(error))

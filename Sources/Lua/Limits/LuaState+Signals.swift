@@ -1,0 +1,15 @@
+import CLuaShim
+
+extension LuaState {
+  /// Runs `body` with Ctrl-C handled the way the `lua` interpreter handles it while a
+  /// script runs: the first SIGINT raises the error "interrupted!" in the running Lua code
+  /// (a plain error: `pcall` can catch it), and puts back the default action, so a second
+  /// SIGINT ends the process even inside a long C call. Afterwards SIGINT has its default
+  /// action again. For one state at a time; ``interruptHandle`` is the sticky alternative.
+  public func interruptingOnSIGINT<T>(_ body: () throws -> T) throws -> T {
+    let stack = try LuaStack(core)
+    lh_sigint_arm(stack.L)
+    defer { lh_sigint_disarm() }
+    return try body()
+  }
+}
