@@ -1,0 +1,168 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `luahost` standing in for the `lua` interpreter, on the points Lua's own test suite
+/// (`testes/main.lua`) checks. Each expectation is what `lua5.4` does on this machine.
+@Suite(.timeLimit(.minutes(2))) struct LuaCompatibilityTests {
+  func script(_ source: String) throws -> String {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("luahost-compat-\(UUID()).lua").path
+    try source.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  @Test func warningsFollowWarnControlAndTheWFlag() throws {
+    let path = try script(
+      """
+      warn("@off", "XXX", "@off")
+      warn("@off")
+      warn("@on", "YYY", "@on")
+      warn("@on")
+      warn("", "@on")
+      warn("Z", "Z", "Z")
+      """)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let on = try Luahost.run(["--trusted", "-W", path])
+    #expect(on.status == 0)
+    #expect(on.stderr == "Lua warning: @offXXX@off\nLua warning: @on\nLua warning: ZZZ\n")
+    let off = try Luahost.run(["--trusted", "-e", "warn('not shown')"])
+    #expect(off.stderr == "")
+  }
+
+  @Test func optionEIgnoresLuaPathVariables() throws {
+    let environment = ["LUA_PATH": "xxx", "LUA_CPATH": "yyy", "LUA_PATH_5_4": "zzz"]
+    let code = "print(package.path, package.cpath)"
+    let plain = try Luahost.run(["--trusted", "-e", code], environment: environment)
+    #expect(plain.stdout == "zzz\tyyy\n")
+    let ignoring = try Luahost.run(["--trusted", "-E", "-e", code], environment: environment)
+    #expect(ignoring.status == 0)
+    #expect(!ignoring.stdout.contains("zzz") && !ignoring.stdout.contains("yyy"))
+    #expect(ignoring.stdout.contains("/lua/5.4/"))
+  }
+
+  @Test func scriptArgumentsComeFromTheArgTable() throws {
+    let changed = try Luahost.run(["-e", "arg[1] = 100", "-", "x"], stdin: "print(...)")
+    #expect(changed.stdout == "100\n")
+    let broken = try Luahost.run(["-e", "arg = 1", "-"], stdin: "")
+    #expect(broken.status == 1)
+    #expect(broken.stderr.contains("'arg' is not a table"))
+  }
+
+  @Test func optionsAreRefusedInLuasWords() throws {
+    for (arguments, message) in [
+      (["-h"], "unrecognized option '-h'"), (["---"], "unrecognized option '---'"),
+      (["-vv"], "unrecognized option '-vv'"), (["-e"], "'-e' needs argument"),
+      (["-l"], "'-l' needs argument"),
+    ] {
+      let result = try Luahost.run(arguments)
+      #expect(result.status != 0, "\(arguments)")
+      #expect(result.stderr.contains(message), "\(arguments)")
+    }
+    let version = try Luahost.run(["-v", "-e", "print'hello'"])
+    #expect(version.stdout.hasSuffix("PUC-Rio\nhello\n"))
+  }
+
+  @Test func anErrorObjectNamesItselfWhereTheErrorHappened() throws {
+    let path = try script(
+      """
+      m = setmetatable({}, {__tostring = function()
+        return 'line ' .. debug.getinfo(4).currentline
+      end})
+      error(m)
+      """)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let result = try Luahost.run(["--trusted", path])
+    #expect(result.status == 1)
+    #expect(result.stderr == "luahost: line 4\n")
+    let plain = try Luahost.run(["-e", "error{}"])
+    #expect(plain.stderr.contains("(error object is a table value)\nstack traceback:"))
+  }
+
+  @Test func aLinkNamedLuaIsTrustedAndNamedAsInvoked() throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("luahost-link-\(UUID())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let link = directory.appendingPathComponent("lua").path
+    try FileManager.default.createSymbolicLink(
+      atPath: link, withDestinationPath: Luahost.executable.path)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    // An empty environment: the link alone must make it trusted.
+    process.arguments = [
+      "-i", link, "-e", "print(io ~= nil, os.exit ~= nil)", "-e", "error('x', 0)",
+    ]
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(stdout == "true\ttrue\n")
+    #expect(stderr.hasPrefix("\(link): x"))
+    #expect(process.terminationStatus == 1)
+  }
+
+  @Test func trustedIsPassedOnToChildInterpreters() throws {
+    let code = "local p = io.popen(arg[0] .. ' -e \"print(io ~= nil)\"') print(p:read('a'))"
+    let result = try Luahost.run(["--trusted", "-e", code])
+    #expect(result.stdout.hasPrefix("true"))
+  }
+
+  @Test func interactiveOnAPipeBehavesAsLuaI() throws {
+    let prompts = try Luahost.run(
+      ["--trusted", "-e", "_PROMPT='P1:' _PROMPT2='P2:'", "-i"], stdin: "x = {\n}\n=1+1\n")
+    #expect(prompts.stdout.hasSuffix("P1:x = {\nP2:}\nP1:=1+1\n2\nP1:\n"))
+    let noPrint = try Luahost.run(["--trusted", "-e", "print=nil", "-i"], stdin: "10\n")
+    #expect(noPrint.stderr.contains("error calling 'print' (attempt to call a nil value)"))
+    // Sandboxed, the REPL keeps its own pretty printing and prompts.
+    let sandboxed = try Luahost.run(["-e", "_PROMPT='P1:'", "-i"], stdin: "'s'\n")
+    #expect(sandboxed.stdout.contains("> \"s\""))
+  }
+
+  /// Starts trusted `luahost -e code` and reads its stdout until `line` appears.
+  func startAndWait(for line: String, code: String) throws -> (Process, FileHandle, String) {
+    let process = Process()
+    process.executableURL = Luahost.executable
+    process.arguments = ["--trusted", "-e", code]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = Pipe()
+    try process.run()
+    let reader = output.fileHandleForReading
+    var seen = Data()
+    while !String(decoding: seen, as: UTF8.self).contains(line) {
+      let chunk = reader.availableData
+      if chunk.isEmpty { break }
+      seen.append(chunk)
+    }
+    return (process, reader, String(decoding: seen, as: UTF8.self))
+  }
+
+  @Test(.disabled(if: Sanitizers.threadSanitizer, "TSan defers signals; see Sanitizers"))
+  func ctrlCInAScriptIsACatchableErrorAndASecondOneEndsIt() throws {
+    let (process, reader, seen) = try startAndWait(
+      for: "12\n", code: "print(pcall(function() print(12) while true do end end)) print(42)")
+    kill(process.processIdentifier, SIGINT)
+    let rest = String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(seen + rest == "12\nfalse\tinterrupted!\n42\n")
+    #expect(process.terminationStatus == 0)
+
+    // Inside one long C call the first Ctrl-C cannot be delivered to Lua; the second ends
+    // the process with the default action.
+    let (search, _, started) = try startAndWait(
+      for: "15\n", code: "print(15) string.find(string.rep('a', 100000), '.*b') print('done')")
+    #expect(started == "15\n")
+    usleep(300_000)
+    kill(search.processIdentifier, SIGINT)
+    usleep(100_000)
+    kill(search.processIdentifier, SIGINT)
+    search.waitUntilExit()
+    #expect(search.terminationReason == .uncaughtSignal)
+    #expect(search.terminationStatus == SIGINT)
+  }
+}
