@@ -30,8 +30,12 @@ public enum ChunkFuzzer {
     var violations: [String] = []
     let lua: LuaState
     do {
-      lua = try LuaState(sandbox: sandbox)
+      // Set-up runs without the deadline (see TreeFuzzer.init); the chunk runs under it.
+      var setUp = sandbox
+      setUp.timeout = nil
+      lua = try LuaState(sandbox: setUp)
       try registerHostFunctions(lua)
+      lua.timeout = sandbox.timeout
     } catch {
       return ["cannot create the sandbox: \(error)"]
     }
