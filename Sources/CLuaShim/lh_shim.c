@@ -219,8 +219,12 @@ static void lh_arm(lua_State *L) {
 }
 
 void lh_request_stop(lh_state *S, int reason) {
-  int none = LH_STOP_NONE;
-  atomic_compare_exchange_strong(&S->stop, &none, reason);
+  /* The first stop wins, except that a host stop replaces a pending Ctrl-C (which would
+   * otherwise turn a timeout into a catchable error). */
+  int current = atomic_load(&S->stop);
+  while (current == LH_STOP_NONE || (current == LH_STOP_SIGNAL && reason != LH_STOP_SIGNAL)) {
+    if (atomic_compare_exchange_weak(&S->stop, &current, reason)) break;
+  }
   /* Paired with the exchange of `running` in lh_resume: whichever runs second hooks the
    * thread that is running (both operations are sequentially consistent). */
   lh_arm(atomic_load(&S->running));
@@ -228,16 +232,16 @@ void lh_request_stop(lh_state *S, int reason) {
 
 const void *lh_stop_marker(int reason) { return &lh_stop_markers[reason & 3]; }
 
-static lh_state *volatile lh_sigint_target;
+static _Atomic(lh_state *) lh_sigint_target;
 
 static void lh_sigint_action(int signo) {
   signal(signo, SIG_DFL); /* a second Ctrl-C ends the process */
-  lh_state *S = lh_sigint_target;
+  lh_state *S = atomic_load(&lh_sigint_target);
   if (S != NULL) lh_request_stop(S, LH_STOP_SIGNAL);
 }
 
 void lh_sigint_arm(lua_State *L) {
-  lh_sigint_target = lh_getstate(L);
+  atomic_store(&lh_sigint_target, lh_getstate(L));
   signal(SIGINT, lh_sigint_action);
   /* A parent may have started us with SIGINT blocked (thread pools do). */
   sigset_t set;
@@ -248,7 +252,7 @@ void lh_sigint_arm(lua_State *L) {
 
 void lh_sigint_disarm(void) {
   signal(SIGINT, SIG_DFL);
-  lh_sigint_target = NULL;
+  atomic_store(&lh_sigint_target, NULL);
 }
 
 int lh_stop_reason(lua_State *L, int idx) {

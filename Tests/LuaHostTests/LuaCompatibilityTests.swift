@@ -106,10 +106,14 @@ import Testing
     #expect(process.terminationStatus == 1)
   }
 
-  @Test func trustedIsPassedOnToChildInterpreters() throws {
-    let code = "local p = io.popen(arg[0] .. ' -e \"print(io ~= nil)\"') print(p:read('a'))"
+  @Test func trustIsNotPassedOnThroughTheEnvironment() throws {
+    // A child started from a trusted run by the name `luahost` is sandboxed again.
+    let code = #"local p = io.popen(arg[0] .. ' -e "print(io ~= nil)"') io.write(p:read('a'))"#
     let result = try Luahost.run(["--trusted", "-e", code])
-    #expect(result.stdout.hasPrefix("true"))
+    #expect(result.stdout == "false\n")
+    let inherited = try Luahost.run(
+      ["-e", "print(io ~= nil)"], environment: ["LUAHOST_TRUSTED": "1"])
+    #expect(inherited.stdout == "false\n")
   }
 
   @Test func interactiveOnAPipeBehavesAsLuaI() throws {

@@ -87,6 +87,22 @@ import ViewTree
     #expect(root.alert == nil && container.alert == nil)
   }
 
+  @Test func theHostCannotAttachItsFunctionsToAPluginsViews() throws {
+    _ = loadFixtures()
+    let hostTree = try ScriptedTree(lua: LuaState(sandbox: LuaSandbox()), root: root)
+    defer { hostTree.lua.close() }
+    let attempts = [
+      "ui.find('tick').on_tap = function() end", "ui.find('clock'):add(ui.button())",
+      "ui.find('tick'):move(ui.root)", "ui.stack{children = {ui.find('tick')}}",
+      "ui.find('clock').on_error = function() end",
+    ]
+    for attempt in attempts {
+      #expect(throws: LuaError.self, "\(attempt)") { try hostTree.lua.run(attempt) }
+    }
+    // Tapping a plugin's button from the host still works.
+    #expect(try hostTree.lua.run("return ui.find('tick'):tap()") == [true])
+  }
+
   @Test func pluginsShareNoMutableState() throws {
     _ = loadFixtures()
     let clock = try #require(host.plugin(named: "clock"))

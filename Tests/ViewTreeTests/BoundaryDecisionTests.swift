@@ -13,6 +13,26 @@ private func nested(_ filter: @escaping BoundaryFilter) throws -> (
 }
 
 @Suite struct BoundaryDecisionTests {
+  @Test func anErrorRaisedInsideAnIsolatedBoundarysFilterStaysThere() throws {
+    let root = View.window()
+    var panel: View?
+    let inner = throwingButton("inner", Boom("from the filter"))
+    panel = try root.add(
+      .boundary(
+        id: "panel",
+        BoundaryConfiguration(
+          isIsolated: true,
+          onError: { _, _ in
+            inner.tap()  // a nested dispatch while this filter runs
+            return .handle
+          })))
+    try panel?.add(inner)
+    try panel?.add(throwingButton("crash", Boom("original"))).tap()
+    #expect(root.alert == nil)
+    let messages = ([panel?.alert].compactMap { $0 } + (panel?.queuedAlerts ?? [])).map(\.message)
+    #expect(messages.sorted() == ["boom: from the filter", "boom: original"])
+  }
+
   @Test func anIsolatedBoundaryKeepsWhatItDeclinesEscalatesOrFailsOn() throws {
     let decisions: [BoundaryFilter] = [
       { _, _ in .decline },

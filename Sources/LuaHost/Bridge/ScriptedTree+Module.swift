@@ -79,6 +79,7 @@ extension ScriptedTree {
       try View.treeLock.withLock {
         for child in children {
           try checkMovable(child, "move")
+          try checkOwned(child, "move")
           try view.add(child)
         }
       }
@@ -88,6 +89,7 @@ extension ScriptedTree {
 
   /// Sets `on_tap`, `on_change` or `on_error` of `view` to a Lua function (or clears it).
   func setHandler(_ name: String, of view: View, to handler: LuaValue) throws {
+    try checkOwned(view, "set \(name) of")
     let function: LuaFunction?
     switch handler {
     case .nil: function = nil

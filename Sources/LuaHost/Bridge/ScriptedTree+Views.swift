@@ -81,6 +81,8 @@ extension ScriptedTree {
         lockedMethod { view, arguments in
           let child = try ScriptedTree.view(arguments.first, argument: "child")
           try tree().checkMovable(child, "move")
+          try tree().checkOwned(child, "move")
+          try tree().checkOwned(view, "add to")
           if arguments.count > 1, !arguments[1].isNil {
             try view.insert(child, at: Int(luaValue: arguments[1]) - 1)
           } else {
@@ -93,6 +95,8 @@ extension ScriptedTree {
         lockedMethod { view, arguments in
           let parent = try ScriptedTree.view(arguments.first, argument: "parent")
           try tree().checkMovable(view, "move")
+          try tree().checkOwned(view, "move")
+          try tree().checkOwned(parent, "move into")
           let index =
             try arguments.count > 1 && !arguments[1].isNil ? Int(luaValue: arguments[1]) - 1 : nil
           try view.move(to: parent, at: index)

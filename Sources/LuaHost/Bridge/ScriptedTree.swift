@@ -81,6 +81,21 @@ public final class ScriptedTree {
     }
   }
 
+  /// Throws if `view` lies inside an isolated boundary below ``root`` (a plugin's panel,
+  /// seen from the host): another state owns it and runs its handlers on its own thread, so
+  /// this state's handlers and views must not go there (that thread would then wait for
+  /// this state's lock while holding its own: a lock-order cycle).
+  func checkOwned(_ view: View, _ action: String) throws {
+    var node: View? = view
+    while let current = node, current !== root {
+      if current.boundary?.isIsolated == true {
+        throw LuaError(
+          kind: .runtime, message: "cannot \(action) \(view.path): it belongs to \(current.path)")
+      }
+      node = current.parent
+    }
+  }
+
   static var goneError: LuaError {
     LuaError(kind: .usage, message: "the view tree's Lua state is gone")
   }

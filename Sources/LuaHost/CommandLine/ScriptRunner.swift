@@ -47,9 +47,8 @@ public struct ScriptRunner {
       -E        ignore environment variables
       -W        turn warnings on
       --plugins DIR      load the plugins in DIR (each sandboxed, with its own panel)
-      --trusted          full standard library, no sandbox (can run Lua's test suite);
-                         luahost processes it starts are trusted too (LUAHOST_TRUSTED=1).
-                         Started through a link named lua, luahost is always trusted.
+      --trusted          full standard library, no sandbox; started through a link
+                         named lua, luahost is always trusted (runs Lua's test suite)
       --allow LIBS       grant sandboxed scripts io, os, package and/or debug (comma-separated)
       --memory SIZE      memory limit, e.g. 64M
       --timeout DURATION wall-clock limit per call, e.g. 500ms, 2s
@@ -74,10 +73,11 @@ public struct ScriptRunner {
       report("\(error)\n\(Self.usage)")
       return 2
     }
-    // `--trusted` passes itself on to the interpreters a trusted script starts (Lua's test
-    // suite runs `arg[-n]`, i.e. plain `luahost`), through the environment.
-    if environment["LUAHOST_TRUSTED"] == "1" || standsInForLua { options.trusted = true }
-    if options.trusted { setenv("LUAHOST_TRUSTED", "1", 1) }
+    // Through a link named `lua`, luahost is the trusted interpreter, and so are the
+    // interpreters its scripts start by that name (Lua's test suite runs `arg[-n]`). Trust
+    // is deliberately not passed on through the environment: every program started from a
+    // trusted run would then run scripts unsandboxed.
+    if standsInForLua { options.trusted = true }
     if options.showHelp {
       StandardStreams.out(Self.usage + "\n" + Self.describeProfile(options) + "\n")
       return 0
@@ -277,6 +277,9 @@ public struct ScriptRunner {
       throw LuaError(kind: .runtime, message: "'arg' is not a table")
     }
     let count = try Int(luaValue: lua.length(of: .table(arg)))
+    guard count < 1_000_000 else {  // Lua's stack limit, as `lua` checks it
+      throw LuaError(kind: .runtime, message: "too many arguments to script")
+    }
     try chunk.call(arguments: (0..<max(count, 0)).map { try arg.get(.integer(Int64($0 + 1))) })
   }
 }

@@ -126,17 +126,20 @@ public final class PluginHost: @unchecked Sendable {
     let tree = try ScriptedTree(lua: lua, root: panel)
     let plugin = Plugin(path: path, manifest: manifest, panel: panel, tree: tree)
     // Registering and placing the panel happen together, so two threads loading plugins
-    // with one name cannot both succeed.
-    try registry.withLock { registry in
-      guard !registry.plugins.contains(where: { $0.name == manifest.name }) else {
-        lua.close()
-        throw PluginError.duplicateName(manifest.name)
-      }
-      try View.treeLock.withLock { try insert(panel, at: index) }
-      if let index, index <= registry.plugins.count {
-        registry.plugins.insert(plugin, at: index)
-      } else {
-        registry.plugins.append(plugin)
+    // with one name cannot both succeed. Lock order: the tree, then the registry (a Swift
+    // action runs under the tree lock and may read `plugins`).
+    try View.treeLock.withLock {
+      try registry.withLock { registry in
+        guard !registry.plugins.contains(where: { $0.name == manifest.name }) else {
+          lua.close()
+          throw PluginError.duplicateName(manifest.name)
+        }
+        try insert(panel, at: index)
+        if let index, index <= registry.plugins.count {
+          registry.plugins.insert(plugin, at: index)
+        } else {
+          registry.plugins.append(plugin)
+        }
       }
     }
     plugin.run { try $0.run(file: entry) }

@@ -30,9 +30,10 @@ extension ReplSession {
       return .output(
         host.plugins.map { plugin in
           let memory = plugin.memoryInUse.map { "\($0 / 1024) KiB" } ?? "unloaded"
-          let alert = plugin.panel.alert.map { " [alert: \($0.message)]" } ?? ""
-          return
-            "\(plugin.name) \(plugin.manifest.version ?? "")  \(memory)  \(plugin.panel.path)\(alert)"
+          let (path, alert) = host.withTree { _ in
+            (plugin.panel.path, plugin.panel.alert.map { " [alert: \($0.message)]" } ?? "")
+          }
+          return "\(plugin.name) \(plugin.manifest.version ?? "")  \(memory)  \(path)\(alert)"
         }.joined(separator: "\n"))
     case ".reload", ".unload":
       guard let host = pluginHost, words.count > 1 else { return .error("usage: \(words[0]) NAME") }

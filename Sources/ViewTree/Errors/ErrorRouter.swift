@@ -22,7 +22,15 @@ enum ErrorRouter {
     var isUnhandled = true
     let thread = ReentrantLock.currentThread
     while true {
-      if let boundary = node.boundary, !node.consultingThreads.contains(thread) {
+      if let boundary = node.boundary, node.consultingThreads.contains(thread) {
+        // A nested error from this boundary's own filter: it passes over the boundary,
+        // unless errors may not leave it.
+        if boundary.isIsolated {
+          configuration = boundary
+          isUnhandled = false
+          break
+        }
+      } else if let boundary = node.boundary {
         let outcome = decide(
           error, at: node, with: boundary, origin: origin, thread: thread, consulted: &consulted)
         if case .present(let presented) = outcome {
