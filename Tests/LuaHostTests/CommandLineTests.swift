@@ -220,22 +220,16 @@ import Testing
 }
 
 @Suite struct BadInputTests {
-  func temporaryFile(_ bytes: [UInt8]) throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "luahost-\(UUID()).lua"
-    ).path
-    FileManager.default.createFile(atPath: path, contents: Data(bytes))
-    return path
-  }
 
   @Test func invalidUTF8InStringsIsKeptAndInCodeIsASyntaxError() throws {
-    let kept = try temporaryFile(
+    let kept = try Luahost.temporaryFile(
       Array("io.write(#\"".utf8) + [0xFF, 0xFE] + Array("\", '\\n')".utf8))
     defer { try? FileManager.default.removeItem(atPath: kept) }
     let ok = try Luahost.run(["--trusted", kept])
     #expect(ok.status == 0)
     #expect(ok.stdout == "2\n")
-    let broken = try temporaryFile(Array("x = 1\n".utf8) + [0xC3, 0x28] + Array(" = 2\n".utf8))
+    let broken = try Luahost.temporaryFile(
+      Array("x = 1\n".utf8) + [0xC3, 0x28] + Array(" = 2\n".utf8))
     defer { try? FileManager.default.removeItem(atPath: broken) }
     let error = try Luahost.run([broken])
     #expect(error.status == 1)
@@ -262,7 +256,7 @@ import Testing
 
   @Test func aOneMegabyteLineArrivesIntact() throws {
     let long = String(repeating: "x", count: 1 << 20)
-    let script = try temporaryFile(Array("local s = \"\(long)\" print(#s)\n".utf8))
+    let script = try Luahost.temporaryFile(Array("local s = \"\(long)\" print(#s)\n".utf8))
     defer { try? FileManager.default.removeItem(atPath: script) }
     let file = try Luahost.run([script])
     #expect(file.status == 0)

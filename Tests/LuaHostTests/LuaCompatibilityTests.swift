@@ -5,15 +5,8 @@ import Testing
 /// `luahost` standing in for the `lua` interpreter, on the points Lua's own test suite
 /// (`testes/main.lua`) checks. Each expectation is what `lua5.4` does on this machine.
 @Suite(.timeLimit(.minutes(2))) struct LuaCompatibilityTests {
-  func script(_ source: String) throws -> String {
-    let path = FileManager.default.temporaryDirectory
-      .appendingPathComponent("luahost-compat-\(UUID()).lua").path
-    try source.write(toFile: path, atomically: true, encoding: .utf8)
-    return path
-  }
-
   @Test func warningsFollowWarnControlAndTheWFlag() throws {
-    let path = try script(
+    let path = try Luahost.temporaryFile(
       """
       warn("@off", "XXX", "@off")
       warn("@off")
@@ -64,7 +57,7 @@ import Testing
   }
 
   @Test func anErrorObjectNamesItselfWhereTheErrorHappened() throws {
-    let path = try script(
+    let path = try Luahost.temporaryFile(
       """
       m = setmetatable({}, {__tostring = function()
         return 'line ' .. debug.getinfo(4).currentline

@@ -29,6 +29,19 @@ public enum Luahost {
     fixtures.appendingPathComponent(name).path
   }
 
+  /// Writes `bytes` to a new file in the temporary folder and returns its path.
+  public static func temporaryFile(_ bytes: [UInt8]) throws -> String {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("luahost-\(UUID()).lua").path
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  /// Writes `source` to a new file in the temporary folder and returns its path.
+  public static func temporaryFile(_ source: String) throws -> String {
+    try temporaryFile(Array(source.utf8))
+  }
+
   /// Runs `luahost` with `arguments`, feeding `stdin`, and waits for it.
   public static func run(
     _ arguments: [String], stdin: String = "", environment: [String: String] = [:],

@@ -77,11 +77,7 @@ extension ScriptedTree {
     if case .table(let children) = try field("children") {
       let children = try children.array().map { try Self.view($0, argument: "child") }
       try View.treeLock.withLock {
-        for child in children {
-          try checkMovable(child, "move")
-          try checkOwned(child, "move")
-          try view.add(child)
-        }
+        for child in children { try place(child, in: view, at: nil) }
       }
     }
     return view

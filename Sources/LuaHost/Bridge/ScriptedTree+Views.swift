@@ -76,30 +76,23 @@ extension ScriptedTree {
         lockedMethod { view, arguments in
           [try tree().value(view.find(string(arguments.first ?? .nil)))]
         })
+      /// The optional 1-based position argument at `index`, as a 0-based index.
+      func position(_ arguments: [LuaValue], _ index: Int) throws -> Int? {
+        arguments.count > index && !arguments[index].isNil
+          ? try Int(luaValue: arguments[index]) - 1 : nil
+      }
       type.method(
         "add",
         lockedMethod { view, arguments in
           let child = try ScriptedTree.view(arguments.first, argument: "child")
-          try tree().checkMovable(child, "move")
-          try tree().checkOwned(child, "move")
-          try tree().checkOwned(view, "add to")
-          if arguments.count > 1, !arguments[1].isNil {
-            try view.insert(child, at: Int(luaValue: arguments[1]) - 1)
-          } else {
-            try view.add(child)
-          }
+          try tree().place(child, in: view, at: position(arguments, 1))
           return [arguments[0]]
         })
       type.method(
         "move",
         lockedMethod { view, arguments in
           let parent = try ScriptedTree.view(arguments.first, argument: "parent")
-          try tree().checkMovable(view, "move")
-          try tree().checkOwned(view, "move")
-          try tree().checkOwned(parent, "move into")
-          let index =
-            try arguments.count > 1 && !arguments[1].isNil ? Int(luaValue: arguments[1]) - 1 : nil
-          try view.move(to: parent, at: index)
+          try tree().place(view, in: parent, at: position(arguments, 1))
           return []
         })
       type.method(

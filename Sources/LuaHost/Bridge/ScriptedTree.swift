@@ -96,6 +96,15 @@ public final class ScriptedTree {
     }
   }
 
+  /// Moves `child` under `parent` (at `index`, or last), after the checks every move from
+  /// Lua makes: `ui.root` stays put, and neither view may belong to another state.
+  func place(_ child: View, in parent: View, at index: Int?) throws {
+    try checkMovable(child, "move")
+    try checkOwned(child, "move")
+    try checkOwned(parent, "move into")
+    try child.move(to: parent, at: index)
+  }
+
   static var goneError: LuaError {
     LuaError(kind: .usage, message: "the view tree's Lua state is gone")
   }

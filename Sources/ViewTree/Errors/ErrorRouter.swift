@@ -21,31 +21,27 @@ enum ErrorRouter {
     var configuration = BoundaryConfiguration.unhandled
     var isUnhandled = true
     let thread = ReentrantLock.currentThread
-    while true {
-      if let boundary = node.boundary, node.consultingThreads.contains(thread) {
-        // A nested error from this boundary's own filter: it passes over the boundary,
-        // unless errors may not leave it.
-        if boundary.isIsolated {
-          configuration = boundary
-          isUnhandled = false
-          break
-        }
-      } else if let boundary = node.boundary {
-        let outcome = decide(
-          error, at: node, with: boundary, origin: origin, thread: thread, consulted: &consulted)
-        if case .present(let presented) = outcome {
+    walk: while true {
+      if let boundary = node.boundary {
+        // A nested error from this boundary's own filter passes over it, like a decline.
+        let outcome =
+          node.consultingThreads.contains(thread)
+          ? Outcome.passUp(error)
+          : decide(
+            error, at: node, with: boundary, origin: origin, thread: thread, consulted: &consulted)
+        let presentsHere: Bool
+        switch outcome {
+        case .present(let presented):
           error = presented
+          presentsHere = true
+        case .passUp(let passed):
+          error = passed
+          presentsHere = boundary.isIsolated  // errors may not leave an isolated boundary
+        }
+        if presentsHere {
           configuration = boundary
           isUnhandled = false
-          break
-        }
-        if case .passUp(let passed) = outcome {
-          error = passed
-          if boundary.isIsolated {
-            configuration = boundary
-            isUnhandled = false
-            break
-          }
+          break walk
         }
       }
       guard let parent = node.parent else { break }
