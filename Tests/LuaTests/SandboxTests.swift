@@ -16,7 +16,7 @@ import Testing
     sandbox.timeout = .milliseconds(200)
     sandbox.memoryLimit = 8 << 20
     let lines = self.lines
-    sandbox.output = { line in lines.value.withLock { $0.append(line) } }
+    sandbox.output = { line in lines.value.withLock { $0.append(line.description) } }
     lua = try LuaState(sandbox: sandbox)
   }
 
@@ -32,10 +32,12 @@ import Testing
 
   @Test func dangerousLibrariesAreAbsent() throws {
     let results = try lua.run(
-      "return io, debug, package, dofile, loadfile, string.dump, os.execute, os.exit, os.getenv, type(os.clock), type(os.time)"
+      "return io, debug, package.loadlib, package.cpath, package.searchers, dofile, loadfile, string.dump, os.execute, os.exit, os.getenv, type(os.clock), type(os.time)"
     )
     #expect(
-      results == [.nil, .nil, .nil, .nil, .nil, .nil, .nil, .nil, .nil, "function", "function"])
+      results == [
+        .nil, .nil, .nil, .nil, .nil, .nil, .nil, .nil, .nil, .nil, .nil, "function", "function",
+      ])
   }
 
   @Test func loadIsTextOnly() throws {
@@ -45,31 +47,29 @@ import Testing
     #expect(try String(luaValue: binary[1]).contains("binary chunk"))
   }
 
-  @Test func gcMetamethodsAndGlobalSwitchesAreRefused() throws {
+  @Test func gcMetamethodsAreRefusedAndTheStringMetatableIsLocked() throws {
     #expect(
       try message("setmetatable({}, {__gc = function() while true do end end})").contains("__gc"))
-    #expect(try message("collectgarbage('stop')").contains("only 'count'"))
     #expect(try lua.run("return type(collectgarbage('count'))") == ["number"])
     #expect(try lua.run("return getmetatable('')") == ["locked"])
     #expect(try message("getmetatable('').__index = {}").contains("index"))
   }
 
-  @Test func outputGoesToTheHost() throws {
-    try lua.run("print('hello', 1, nil, true) warn('@on') warn('careful')")
-    #expect(lines.all == ["hello\t1\tnil\ttrue", "Lua warning: careful"])
+  @Test func printGoesToTheHostAndWarningsDoNot() throws {
+    try lua.run("print('hello', 1, nil, true) warn('@on') warn('careful') print('a\\0b')")
+    #expect(lines.all == ["hello\t1\tnil\ttrue", "a\0b"])
   }
 
-  @Test func longCCallsAreCapped() throws {
-    #expect(try message("string.rep('x', 4e8)").contains("too large"))
+  @Test func longResultsMeetTheMemoryLimit() throws {
+    let error = try #require(throws: LuaError.self) { try lua.run("string.rep('x', 4e8)") }
+    #expect(error.kind == .memory)
     var roomy = LuaSandbox()
     roomy.memoryLimit = nil
-    roomy.maxSortLength = 1000
     let big = try LuaState(sandbox: roomy)
-    let error = try #require(throws: LuaError.self) {
-      try big.run("local t = {} for i = 1, 1001 do t[i] = -i end table.sort(t)")
-    }
-    #expect(error.message.contains("too many"))
-    #expect(try big.run("local t = {3, 1, 2} table.sort(t) return t[1]") == [1])
+    #expect(
+      try big.run("local t = {} for i = 1, 5001 do t[i] = -i end table.sort(t) return t[1]") == [
+        -5001
+      ])
   }
 
   @Test func limitsAreOnByDefault() throws {
@@ -87,6 +87,7 @@ import Testing
       try lua.run("return xpcall(error, function(e) return 'handled ' .. e end, 'x')") == [
         false, "handled x",
       ])
+    #expect(try message("xpcall(print, nil)").contains("bad argument #2 to 'xpcall'"))
   }
 
   @Test func requireLoadsOnlyTextModulesFromTheFolder() throws {
@@ -137,11 +138,10 @@ import Testing
     try attack("debug.sethook()", .runtime, containing: "debug")
     try attack("getmetatable('').__index = {}", .runtime)
     try attack("rawset(getmetatable(''), '__index', {})", .runtime, containing: "table expected")
-    try attack("collectgarbage('stop')", .runtime, containing: "count")
     try attack("os.exit(1)", .runtime, containing: "exit")
     try attack("io.open('/etc/passwd')", .runtime, containing: "io")
     try attack("require('os').execute('true')", .runtime, containing: "execute")
-    try attack("package.loadlib('libc.so.6', 'system')", .runtime, containing: "package")
+    try attack("package.loadlib('libc.so.6', 'system')", .runtime, containing: "loadlib")
   }
 
   @Test func runawayLoops() throws {
@@ -157,18 +157,12 @@ import Testing
       "setmetatable({}, {__gc = function() while true do end end})", .runtime, containing: "__gc")
   }
 
-  @Test mutating func resourceBombs() throws {
-    // A generous deadline, so that on a slow build (ThreadSanitizer) the sandbox's own caps,
-    // not the deadline, are what stop each bomb.
-    lua = try Self.sandbox(timeout: .seconds(20))
-    bound = .seconds(20)
-    try attack(
-      "return ('a'):rep(150):find('.-.-.-.-b')", .runtime, containing: "pattern too complex")
-    try attack("return ('a'):rep(200000):find('.-b')", .runtime, containing: "pattern too complex")
-    try attack(
-      "for w in ('a'):rep(5000):gmatch('(a*)*b') do end", .runtime,
-      containing: "pattern too complex")
-    try attack("return string.rep('x', 4e8)", .runtime, containing: "too large")
+  @Test func resourceBombs() throws {
+    // Backtracking patterns run until the deadline stops them, wherever they are.
+    try attack("return ('a'):rep(150):find('.-.-.-.-b')", .timeout)
+    try attack("return ('a'):rep(200000):find('.-b')", .timeout)
+    try attack("for w in ('a'):rep(5000):gmatch('(a*)*b') do end", .timeout)
+    try attack("return string.rep('x', 4e8)", .memory)
     try attack("local t = {} for i = 1, 1e8 do t[i] = i end", .memory)
     // Deep recursion ends in a stack overflow, or first in the memory limit.
     try attack("local function f() return f() + 1 end f()", [.runtime, .memory, .messageHandler])

@@ -17,8 +17,6 @@ public enum ChunkFuzzer {
     sandbox.memoryLimit = 4 << 20
     sandbox.timeout = .milliseconds(20)
     sandbox.instructionLimit = 200_000
-    sandbox.maxStringLength = 1 << 20
-    sandbox.maxSortLength = 1 << 14
     sandbox.output = { _ in }
     return sandbox
   }

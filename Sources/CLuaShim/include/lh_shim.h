@@ -50,6 +50,8 @@ typedef struct lh_trace {
 /// Per-state data; each lua_State (and every coroutine) points at it from its extra space.
 typedef struct lh_state {
   size_t used;        /* bytes allocated by Lua right now */
+  _Atomic size_t external; /* bytes Swift holds for the script (lh_charge), from any thread */
+  atomic_int refs;    /* the state, plus one per Swift memory charge (lh_state_retain) */
   size_t peak;        /* most bytes ever allocated */
   size_t limit;       /* SIZE_MAX: no limit */
   int enforce;        /* limit applies only while set: inside lh_pcall and lh_p* */
@@ -100,6 +102,23 @@ void lh_setbudget(lua_State *L, long long instructions);
 /// that track the running thread, so a stop reaches a loop inside a coroutine. [-0, +0]
 int lh_trackcoroutines(lua_State *L);
 
+/// Charges `bytes` that Swift keeps on the script's behalf (view titles, alert messages…)
+/// to S's memory limit (plus `headroom` bytes of overdraft). Returns 0, charging nothing,
+/// if they do not fit. Any thread.
+int lh_charge(lh_state *S, size_t bytes, size_t headroom);
+/// Gives back bytes charged with lh_charge. Any thread.
+void lh_uncharge(lh_state *S, size_t bytes);
+/// Bytes in use: Lua's allocations plus Swift's charges.
+size_t lh_memory_in_use(lh_state *S);
+/// Keeps S's memory (not the Lua state) alive for a charge that may outlive lh_close.
+void lh_state_retain(lh_state *S);
+void lh_state_release(lh_state *S);
+
+/// Pushes a table of the sandbox's own library functions (rep, concat, insert, remove,
+/// move, sort, find, match, gmatch, gsub, load): each behaves as liblua's and polls for
+/// stops in its loops (lh_lib.c, lh_match.c). [-0, +1 table | error]. Never raises.
+int lh_pushsandboxlib(lua_State *L);
+
 /// Creates a state with the limiting allocator. NULL when out of memory.
 lua_State *lh_newstate(size_t limit);
 /// Closes a state made by lh_newstate and frees its lh_state.
@@ -118,7 +137,8 @@ int lh_pcall(lua_State *L, int nargs, int nresults);
 int lh_pcallh(lua_State *L, int nargs, int nresults);
 /// Pushes the message handler lh_pcall uses (records frames; see lh_pcallh). [-0, +1]
 void lh_pushmsgh(lua_State *L);
-/// Loads a chunk (mode "t", "b" or "bt"), with the memory limit enforced. [-0, +1]. Never raises.
+/// Loads a chunk (mode "t", "b" or "bt"), with the memory limit enforced, handing the
+/// source to the parser in pieces so that a stop reaches it. [-0, +1]. Never raises.
 int lh_load(lua_State *L, const char *buf, size_t len, const char *chunkname, const char *mode);
 /// Opens the libraries named by the LH_LIB_* bits. [-0, +0|1 error]. Never raises.
 int lh_openlibs(lua_State *L, unsigned mask);
@@ -168,12 +188,6 @@ void lh_pushobject(lua_State *L, void *box, int mtindex);
 void lh_markobjectmetatable(lua_State *L, int idx);
 /// The box of an object userdata made by lh_pushobject, or NULL for any other value.
 void *lh_toobject(lua_State *L, int idx);
-
-/// Whether matching pattern p against s from byte offset init (0-based) stays within
-/// `budget` steps: once (`all` = 0, as find and match) or for every match (`all` = 1, as
-/// gmatch and gsub, stopping after `limit` matches when limit >= 0). See lh_pattern.c.
-int lh_pattern_within_budget(const char *s, size_t ls, const char *p, size_t lp, size_t init,
-                             int all, long long limit, long long budget);
 
 /* Implemented in Swift (module Lua, @_cdecl). */
 /// Runs the Swift closure in box with the arguments on L's stack. Returns the number of

@@ -33,6 +33,8 @@ final class LuaCore {
   var liveBoxes: [UnsafeMutableRawPointer: Int] = [:]
   /// Stops running code from any thread; invalidated before the state closes.
   let stopTarget: StopTarget
+  /// The account for Swift-side memory charged to this state, once asked for.
+  var memoryAccount: LuaMemoryAccount?
   /// The deadline given to each outermost call, in nanoseconds; nil for none.
   var timeout: UInt64?
   /// The `LuaState` that owns this core, for conversions that need one (`luaValue(in:)`).
@@ -104,7 +106,7 @@ final class LuaCore {
   /// Bytes Lua has allocated right now.
   var memoryInUse: Int {
     guard let L = main else { return 0 }
-    return Int(lh_getstate(L).pointee.used)
+    return Int(lh_memory_in_use(lh_getstate(L)))
   }
 
   /// The memory limit in bytes, or nil for none.

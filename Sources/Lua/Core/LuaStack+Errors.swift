@@ -60,7 +60,7 @@ extension LuaStack {
       return "(error object is a \(typeName) value)"
     }
     pop()
-    let status = lh_ptostring(L, index)
+    let status = underDeadline { lh_ptostring(L, index) }
     defer { pop() }
     guard status == LUA_OK else {
       let inner = lua_type(L, -1) == LUA_TSTRING ? string(at: -1).description : "?"

@@ -140,8 +140,10 @@ struct LuaStack {
   }
 
   /// Runs a protected call under the state's deadline, if any (outermost calls only).
+  /// Everything the host runs for a script goes through here: calls, loading, and the
+  /// metamethods of table access, comparison, `tostring`, length and concatenation.
   @inline(__always)
-  private func underDeadline(_ pcall: () -> Int32) -> Int32 {
+  func underDeadline(_ pcall: () -> Int32) -> Int32 {
     guard let timeout = core.timeout, lh_getstate(L).pointee.depth == 0 else { return pcall() }
     let watchdog = Watchdog.shared
     let owner = ObjectIdentifier(core)
@@ -154,6 +156,13 @@ struct LuaStack {
 
   /// Throws the error of a failed protected operation. [-1 or -0 for LH_ERRSTACK, +0]
   func check(_ status: Int32) throws {
+    if status != LUA_OK { throw popError(status: status) }
+  }
+
+  /// Runs one protected operation (an `lh_p*` wrapper) under the deadline and throws its
+  /// error. Stack effect: the operation's.
+  func protected(_ operation: () -> Int32) throws {
+    let status = underDeadline(operation)
     if status != LUA_OK { throw popError(status: status) }
   }
 }

@@ -1,18 +1,19 @@
 /// A deny-by-default policy for running code you do not trust.
 ///
 /// Opened: base (filtered), `string`, `table`, `math`, `utf8`, `coroutine`, and an `os` that
-/// holds only `clock`, `time`, `date` and `difftime`. Not opened: `io`, `package` (a
-/// `require` that loads text modules from ``moduleDirectory`` stands in), `debug`.
+/// holds only `clock`, `time`, `date` and `difftime`. Not opened: `io`, `debug`, and the
+/// stock `package`: a `package` table with `loaded`, `preload`, `config` and `path`, and a
+/// `require` that reads text modules only from ``moduleDirectory``, stand in.
 ///
-/// The base library is filtered: `load` forces text mode and an explicit environment;
-/// `dofile`, `loadfile` and `string.dump` are gone; `collectgarbage` allows only `"count"`;
+/// Filtered: `load` is text only; `dofile`, `loadfile` and `string.dump` are gone;
 /// `setmetatable` refuses `__gc` (finalizers run with hooks off and could hang the host);
-/// the string metatable is locked (`getmetatable("")` returns `"locked"`); `xpcall` does not
-/// run the script's handler for a host stop, which it could otherwise loop in.
-/// `string.rep` and `table.concat` refuse results over ``maxStringLength`` bytes,
-/// `table.sort` refuses more than ``maxSortLength`` elements, and pattern matching refuses
-/// work over ``maxPatternSteps`` (a step-counting dry run goes first): one C call cannot be
-/// interrupted by any hook.
+/// the string metatable is locked (`getmetatable("")` returns `"locked"`); `xpcall` does
+/// not run the script's handler for a host stop, which it could otherwise loop in.
+///
+/// Every library function whose one C call a script could make run long (`string.rep`,
+/// the pattern functions, `table.concat`/`insert`/`remove`/`move`/`sort`, `load`'s parser)
+/// is replaced by a version that behaves the same and checks for stops as it goes, so the
+/// deadline, an interrupt and the instruction budget stop it too (see `lh_lib.c`).
 public struct LuaSandbox: Sendable {
   /// A library the host may grant on top of the defaults.
   public enum Capability: String, Sendable, CaseIterable, Hashable {
@@ -37,15 +38,11 @@ public struct LuaSandbox: Sendable {
   public var instructionLimit: Int?
   /// The folder `require` loads text modules from; nil: no `require`.
   public var moduleDirectory: String?
-  /// Where `print` and `warn` output goes (a line, without its newline); nil: stdout.
-  public var output: (@Sendable (String) -> Void)?
-  /// The longest string `string.rep` and `table.concat` may build.
-  public var maxStringLength = 16 << 20
-  /// The most elements `table.sort` may sort.
-  public var maxSortLength = 1 << 20
-  /// The most steps one pattern-matching call (`string.find`, `match`, `gmatch`, `gsub`)
-  /// may take, counted by a dry run before liblua's matcher runs (about 10 ms of work).
-  public var maxPatternSteps = 5_000_000
+  /// Where `print` output goes (one line, without its newline, bytes as printed); nil:
+  /// stdout. Warnings (`warn`) go to stderr, as in `lua`, when turned on.
+  public var output: (@Sendable (LuaString) -> Void)?
+  /// The largest module file `require` reads.
+  public var maxModuleSize = 16 << 20
 
   /// The default policy: nothing granted, 64 MiB, 10 s per call.
   public init() {}

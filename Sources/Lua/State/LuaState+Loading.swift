@@ -30,12 +30,14 @@ extension LuaState {
     var buffer = Array(bytes)
     let count = buffer.count
     buffer.append(0)  // never empty, so the buffer always has a base address
-    let status = buffer.withUnsafeBufferPointer { raw in
-      raw.withMemoryRebound(to: CChar.self) { chars in
-        lh_load(stack.L, chars.baseAddress!, count, name, mode.rawValue)
+    // Under the deadline: the parser's work can be quadratic in the chunk's size.
+    try stack.protected {
+      buffer.withUnsafeBufferPointer { raw in
+        raw.withMemoryRebound(to: CChar.self) { chars in
+          lh_load(stack.L, chars.baseAddress!, count, name, mode.rawValue)
+        }
       }
     }
-    try stack.check(status)
     defer { stack.pop() }
     return LuaFunction(stack.reference(at: -1))
   }

@@ -29,7 +29,7 @@ extension LuaState {
     defer { stack.pop(2) }
     try stack.push(b)
     var result: Int32 = 0
-    try stack.check(lh_pcompare(stack.L, -2, -1, comparison.code, &result))
+    try stack.protected { lh_pcompare(stack.L, -2, -1, comparison.code, &result) }
     return result != 0
   }
 
@@ -40,7 +40,7 @@ extension LuaState {
     try stack.reserve(2)
     try stack.push(value)
     defer { stack.pop() }
-    try stack.check(lh_ptostring(stack.L, -1))
+    try stack.protected { lh_ptostring(stack.L, -1) }
     defer { stack.pop() }
     return stack.string(at: -1).description
   }
@@ -52,7 +52,7 @@ extension LuaState {
     try stack.reserve(2)
     try stack.push(value)
     defer { stack.pop() }
-    try stack.check(lh_plen(stack.L, -1))
+    try stack.protected { lh_plen(stack.L, -1) }
     defer { stack.pop() }
     return stack.value(at: -1)
   }
@@ -69,7 +69,7 @@ extension LuaState {
       lua_settop(stack.L, base)
       throw error
     }
-    try stack.check(lh_pconcat(stack.L, Int32(values.count)))
+    try stack.protected { lh_pconcat(stack.L, Int32(values.count)) }
     defer { stack.pop() }
     return stack.value(at: -1)
   }

@@ -47,3 +47,34 @@ extension LuaState {
     return LuaTable(stack.reference(at: table))
   }
 }
+
+extension LuaTable {
+  /// Up to `limit` key/value pairs in `next` order, read raw (no metamethods run), with
+  /// string keys and values cut to at most `maxStringLength + 1` bytes, for displays that
+  /// must stay bounded however big the table is. `isComplete` is false when pairs were left.
+  /// - Throws: ``LuaError`` if the state is closed.
+  public func rawPairs(limit: Int, maxStringLength: Int) throws -> (
+    pairs: [(key: LuaValue, value: LuaValue)], isComplete: Bool
+  ) {
+    let stack = try reference.pushed()
+    let table = stack.top
+    defer { lua_settop(stack.L, table - 1) }
+    try stack.reserve(3)
+    func value(at index: Int32) -> LuaValue {
+      guard lua_type(stack.L, index) == LUA_TSTRING else { return stack.value(at: index) }
+      var length = 0
+      let bytes = lua_tolstring(stack.L, index, &length)!
+      let kept = min(length, maxStringLength + 1)
+      return .string(
+        LuaString(bytes: UnsafeRawBufferPointer(start: bytes, count: kept).bindMemory(to: UInt8.self)))
+    }
+    var pairs: [(key: LuaValue, value: LuaValue)] = []
+    lua_pushnil(stack.L)
+    while lua_next(stack.L, table) != 0 {
+      guard pairs.count < limit else { return (pairs, false) }
+      pairs.append((value(at: -2), value(at: -1)))
+      lua_settop(stack.L, table + 1)
+    }
+    return (pairs, true)
+  }
+}

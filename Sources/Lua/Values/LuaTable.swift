@@ -16,7 +16,7 @@ public struct LuaTable {
     let stack = try reference.pushed()
     defer { stack.pop() }
     try stack.push(key)
-    try stack.check(lh_pgettable(stack.L, -2))
+    try stack.protected { lh_pgettable(stack.L, -2) }
     defer { stack.pop() }
     return stack.value(at: -1)
   }
@@ -28,7 +28,7 @@ public struct LuaTable {
     defer { stack.pop() }
     try stack.push(key)
     try stack.push(value)
-    try stack.check(lh_psettable(stack.L, -3))
+    try stack.protected { lh_psettable(stack.L, -3) }
   }
 
   /// Reads `self[key]` without metamethods.
@@ -67,7 +67,7 @@ public struct LuaTable {
   public func length() throws -> Int64 {
     let stack = try reference.pushed()
     defer { stack.pop() }
-    try stack.check(lh_plen(stack.L, -1))
+    try stack.protected { lh_plen(stack.L, -1) }
     defer { stack.pop() }
     guard case .integer(let n) = stack.value(at: -1) else {
       throw LuaError(conversion: "__len returned a \(stack.value(at: -1).typeName), not an integer")

@@ -41,14 +41,22 @@ extension ScriptedTree {
         }
       }
       type.newIndex(
-        ScriptedTree.locked { environment, key, value in
+        ScriptedTree.locked { [weak self] environment, key, value in
+          guard let self else { throw ScriptedTree.goneError }
           let name = try String(luaValue: key)
           guard name != "error_handler" else {
             throw LuaError(kind: .runtime, message: "env.error_handler cannot be replaced")
           }
           // `nil` must be Optional<Any>.none: LuaValue is itself expressible by `nil`.
           let stored: Any? = value.isNil ? Optional<Any>.none : value
-          try environment.liveView().setEnvironment(named: name, to: stored)
+          let view = try environment.liveView()
+          let old = (view.localEnvironmentValue(named: name) as? LuaValue).map {
+            name.utf8.count + ScriptedTree.memoryCost(of: $0)
+          }
+          try self.recharge(
+            view, from: old ?? 0,
+            to: value.isNil ? 0 : name.utf8.count + ScriptedTree.memoryCost(of: value))
+          view.setEnvironment(named: name, to: stored)
         })
       type.metamethod(.tostring) { arguments in
         guard case .userdata(let userdata)? = arguments.first,

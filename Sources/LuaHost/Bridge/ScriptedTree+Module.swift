@@ -71,6 +71,7 @@ extension ScriptedTree {
       if let dismiss = try string("dismiss") { configuration.dismissLabel = dismiss }
       view.boundary = configuration
     }
+    try charge(view)
     try setHandler("on_tap", of: view, to: field("on_tap"))
     try setHandler("on_change", of: view, to: field("on_change"))
     try setHandler("on_error", of: view, to: field("on_error"))

@@ -27,7 +27,9 @@ extension ScriptedTree {
         "id", get: locked { .string(LuaString($0.id)) },
         set: lockedSet { view, value in
           try tree().checkMovable(view, "rename")
-          view.id = try string(value)
+          let id = try string(value)
+          try tree().recharge(view, from: view.id.utf8.count, to: id.utf8.count)
+          view.id = id
         })
       type.property("kind", get: { .string(LuaString($0.kind.luaName)) })
       type.property("path", get: locked { .string(LuaString($0.path)) })
@@ -49,12 +51,16 @@ extension ScriptedTree {
           name,
           get: locked { $0.properties[name]?.stringValue.map { .string(LuaString($0)) } ?? .nil },
           set: lockedSet { view, value in
-            view.properties[name] = value.isNil ? nil : .string(try string(value))
+            let text = value.isNil ? nil : try string(value)
+            try tree().recharge(
+              view, from: view.properties[name]?.stringValue?.utf8.count ?? 0,
+              to: text?.utf8.count ?? 0)
+            view.properties[name] = text.map { .string($0) }
           })
       }
       type.property(
         "value", get: locked { .string(LuaString($0.value)) },
-        set: lockedSet { view, value in view.setValue(try string(value)) })
+        set: lockedSet { view, value in _ = try tree().setValue(of: view, to: string(value)) })
       type.property("env", get: { try tree().lua.userdata(ScriptedEnvironment(view: $0)) })
       type.property(
         "alert", get: locked { view in try view.alert.map { try tree().table($0) } ?? .nil })
@@ -76,10 +82,12 @@ extension ScriptedTree {
         lockedMethod { view, arguments in
           [try tree().value(view.find(string(arguments.first ?? .nil)))]
         })
-      /// The optional 1-based position argument at `index`, as a 0-based index.
+      /// The optional 1-based position argument at `index`, as a 0-based index. Any
+      /// integer is accepted here (the tree checks the range); one below 1 is out of range.
       func position(_ arguments: [LuaValue], _ index: Int) throws -> Int? {
-        arguments.count > index && !arguments[index].isNil
-          ? try Int(luaValue: arguments[index]) - 1 : nil
+        guard arguments.count > index, !arguments[index].isNil else { return nil }
+        let position = try Int(luaValue: arguments[index])
+        return position > 0 ? position - 1 : -1
       }
       type.method(
         "add",
@@ -105,7 +113,7 @@ extension ScriptedTree {
       type.method(
         "set_value",
         lockedMethod { view, arguments in
-          [.boolean(view.setValue(try string(arguments.first ?? .nil)))]
+          [.boolean(try tree().setValue(of: view, to: string(arguments.first ?? .nil)))]
         })
       type.method("dismiss", lockedMethod { view, _ in [.boolean(view.dismiss() != nil)] })
       type.metamethod(.tostring) { arguments in

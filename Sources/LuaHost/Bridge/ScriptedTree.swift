@@ -23,12 +23,15 @@ public final class ScriptedTree {
   public let lua: LuaState
   /// The lock that confines ``lua``: held whenever the tree calls into Lua.
   public let stateLock = ReentrantLock()
+  /// Pays for what the script's views and alerts hold, from the state's memory limit.
+  let memoryAccount: ScriptMemoryAccount
 
   /// Installs `ui` in `lua`, with `root` as `ui.root`.
   /// - Throws: ``LuaError`` if the state is closed.
   public init(lua: LuaState, root: View) throws {
     self.lua = lua
     self.root = root
+    memoryAccount = ScriptMemoryAccount(try lua.memoryAccount())
     try registerViewType()
     try registerEnvironmentType()
     try lua.globals().set("ui", makeReadOnlyModule())

@@ -35,8 +35,10 @@ public struct CommandLineOptions: Equatable, Sendable {
   public var trusted = false
   /// `--allow io,os,package,debug`: libraries granted to the sandbox.
   public var capabilities: Set<LuaSandbox.Capability> = []
-  /// `--memory SIZE`: bytes (suffixes K, M, G).
+  /// `--memory SIZE`: bytes (suffixes K, M, G); nil: the default, see ``memoryLimitInEffect``.
   public var memoryLimit: Int?
+  /// `--memory none`: no memory limit, not even the sandbox's default.
+  public var lacksMemoryLimit = false
   /// `--timeout DURATION`: per call (suffixes ms, s, m).
   public var timeout: Duration?
   /// `--instructions N`: instruction budget per call.
@@ -112,6 +114,16 @@ public struct CommandLineOptions: Equatable, Sendable {
 }
 
 extension CommandLineOptions {
+  /// The memory limit of a sandboxed script when `--memory` is not given.
+  public static let defaultMemoryLimit = 256 << 20
+
+  /// The memory limit that applies: the one given, else none when trusted (or after
+  /// `--memory none`), else ``defaultMemoryLimit``.
+  public var memoryLimitInEffect: Int? {
+    if let memoryLimit { return memoryLimit }
+    return trusted || lacksMemoryLimit ? nil : Self.defaultMemoryLimit
+  }
+
   mutating func parseLimit(_ option: String, _ value: String) throws {
     switch option {
     case "--allow":
@@ -122,10 +134,16 @@ extension CommandLineOptions {
         capabilities.insert(capability)
       }
     case "--memory":
+      if value == "none" {
+        memoryLimit = nil
+        lacksMemoryLimit = true
+        return
+      }
       guard let bytes = Self.parseSize(value) else {
-        throw UsageError("bad size '\(value)' for --memory (e.g. 64M)")
+        throw UsageError("bad size '\(value)' for --memory (e.g. 64M, or none)")
       }
       memoryLimit = bytes
+      lacksMemoryLimit = false
     case "--timeout":
       guard let duration = Self.parseDuration(value) else {
         throw UsageError("bad duration '\(value)' for --timeout (e.g. 500ms, 2s)")
@@ -154,17 +172,28 @@ extension CommandLineOptions {
     return overflow ? nil : bytes
   }
 
-  /// `250ms`, `2s`, `1.5s`, `1m`; a bare number is seconds.
+  /// `250ms`, `2s`, `1.5s`, `1m`; a bare number is seconds. At most a year
+  /// (``Duration/limit(seconds:)``): anything longer is refused, not trapped on.
   static func parseDuration(_ text: String) -> Duration? {
     let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]
     for (suffix, scale) in units where text.hasSuffix(suffix) {
-      guard let number = Double(text.dropLast(suffix.count)), number > 0, number.isFinite else {
-        return nil
-      }
-      return .milliseconds(Int64(number * scale * 1000))
+      guard let number = Double(text.dropLast(suffix.count)) else { return nil }
+      return Duration.limit(seconds: number * scale)
     }
-    guard let seconds = Double(text), seconds > 0, seconds.isFinite else { return nil }
-    return .milliseconds(Int64(seconds * 1000))
+    return Double(text).flatMap { Duration.limit(seconds: $0) }
+  }
+}
+
+extension Duration {
+  /// The longest limit a flag or a script may ask for: a year.
+  static let longestLimit: Double = 365 * 24 * 3600
+
+  /// `seconds` as a duration, if it is a usable limit: finite, above zero and at most
+  /// ``longestLimit``. Numbers from scripts and flags are hostile: converting an
+  /// unchecked `1e300` or `nan` to an integer traps, which no `pcall` catches.
+  static func limit(seconds: Double) -> Duration? {
+    guard seconds.isFinite, seconds > 0, seconds <= longestLimit else { return nil }
+    return .nanoseconds(Int64((seconds * 1e9).rounded(.up)))
   }
 }
 

@@ -50,7 +50,8 @@ public struct ScriptRunner {
       --trusted          full standard library, no sandbox; started through a link
                          named lua, luahost is always trusted (runs Lua's test suite)
       --allow LIBS       grant sandboxed scripts io, os, package and/or debug (comma-separated)
-      --memory SIZE      memory limit, e.g. 64M
+      --memory SIZE      memory limit, e.g. 64M, or none; sandboxed scripts default to
+                         256M, plugins to 64M
       --timeout DURATION wall-clock limit per call, e.g. 500ms, 2s
       --instructions N   instruction budget per call
       --help    show this help
@@ -171,6 +172,7 @@ public struct ScriptRunner {
     if container.parent == nil && container !== root { try root.add(container) }
     var limits = LuaSandbox()
     if let memory = options.memoryLimit { limits.memoryLimit = memory }
+    if options.lacksMemoryLimit { limits.memoryLimit = nil }
     if let timeout = options.timeout { limits.timeout = timeout }
     if let instructions = options.instructionLimit { limits.instructionLimit = instructions }
     let host = PluginHost(container: container, allowed: options.capabilities, limits: limits)
@@ -186,14 +188,22 @@ public struct ScriptRunner {
     } else {
       var sandbox = LuaSandbox()
       sandbox.capabilities = options.capabilities
-      sandbox.memoryLimit = nil
+      sandbox.memoryLimit = options.memoryLimitInEffect
       sandbox.timeout = nil
+      sandbox.moduleDirectory = Self.moduleDirectory(for: options.script)
       lua = try LuaState(sandbox: sandbox)
     }
     if let memory = options.memoryLimit { lua.memoryLimit = memory }
     if let timeout = options.timeout { lua.timeout = timeout }
     if let instructions = options.instructionLimit { lua.instructionLimit = instructions }
     return lua
+  }
+
+  /// The folder a sandboxed `require` reads from: the script's own folder, or the current
+  /// folder for `-e`, stdin and the REPL (as stock Lua's `./?.lua` finds modules there).
+  static func moduleDirectory(for script: String?) -> String {
+    guard let script, script != "-", let slash = script.lastIndex(of: "/") else { return "." }
+    return slash == script.startIndex ? "/" : String(script[..<slash])
   }
 
   /// The profile in effect, as `--help` and `.sandbox` show it.
@@ -207,7 +217,7 @@ public struct ScriptRunner {
           ? "" : " + " + options.capabilities.map(\.rawValue).sorted().joined(separator: ", "))
     return """
       profile: \(libraries)
-      memory: \(limit(options.memoryLimit.map { "\($0) bytes" }))  timeout: \(limit(options.timeout.map { "\($0)" }))  instructions: \(limit(options.instructionLimit.map(String.init)))
+      memory: \(limit(options.memoryLimitInEffect.map { "\($0) bytes" }))  timeout: \(limit(options.timeout.map { "\($0)" }))  instructions: \(limit(options.instructionLimit.map(String.init)))
       """
   }
 

@@ -118,7 +118,14 @@ public final class PluginHost: @unchecked Sendable {
     sandbox.moduleDirectory = isFolder ? path : nil
     let label = manifest.name
     let output = settings.output
-    sandbox.output = { output("[\(label)] \($0)") }
+    // Every line of a printed text carries the label, so a plugin cannot print a line that
+    // looks like another plugin's.
+    sandbox.output = { line in
+      for part in line.bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+      {
+        output("[\(label)] " + String(decoding: part, as: UTF8.self))
+      }
+    }
     let lua = try LuaState(sandbox: sandbox)
     let panel = View.boundary(
       id: manifest.name,

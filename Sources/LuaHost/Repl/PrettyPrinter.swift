@@ -12,6 +12,11 @@ public struct PrettyPrinter {
   public var maxDepth = 3
   /// How many entries of one table are shown.
   public var maxItems = 24
+  /// How many table entries one ``format(_:)`` reads in all: a table of millions of
+  /// entries costs no more than this.
+  public var maxVisits = 2_000
+  /// How many bytes of a string are shown.
+  public var maxStringLength = 2_000
 
   /// Creates a printer.
   public init(colors: Bool) { self.colors = colors }
@@ -19,41 +24,55 @@ public struct PrettyPrinter {
   /// The text for `value`.
   public func format(_ value: LuaValue) -> String {
     var visiting = Set<LuaValue>()
-    return format(value, depth: 0, visiting: &visiting)
+    var visits = 0
+    return format(value, depth: 0, visiting: &visiting, visits: &visits)
   }
 
   private func paint(_ text: String, _ code: String) -> String {
     colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
   }
 
-  private func format(_ value: LuaValue, depth: Int, visiting: inout Set<LuaValue>) -> String {
+  private func format(
+    _ value: LuaValue, depth: Int, visiting: inout Set<LuaValue>, visits: inout Int
+  ) -> String {
     switch value {
     case .nil, .boolean: return paint(value.description, "35")
     case .integer, .number: return paint(value.description, "36")
-    case .string(let s): return paint(Self.quote(s), "32")
+    case .string(let s):
+      guard s.bytes.count > maxStringLength else { return paint(Self.quote(s), "32") }
+      let kept = LuaString(bytes: s.bytes.prefix(maxStringLength))
+      return paint(Self.quote(kept) + "…", "32")
     case .userdata(let u):
       if let view = u.object(as: View.self) { return paint("\(view) (\(view.path))", "33") }
       return paint(value.description, "33")
     case .table(let table):
       guard !visiting.contains(value) else { return paint("<cycle>", "31") }
       guard depth < maxDepth else { return "{…}" }
-      guard let pairs = try? table.pairs() else { return value.description }
-      if pairs.isEmpty { return "{}" }
+      let budget = max(0, min(maxVisits - visits, maxItems * 4))
+      guard
+        let (pairs, complete) = try? table.rawPairs(limit: budget, maxStringLength: maxStringLength)
+      else { return value.description }
+      visits += pairs.count
+      if pairs.isEmpty { return complete ? "{}" : "{…}" }
       visiting.insert(value)
       defer { visiting.remove(value) }
       let sorted = Self.sortedPairs(pairs)
       var items: [String] = []
       for (index, pair) in sorted.prefix(maxItems).enumerated() {
-        let rendered = format(pair.value, depth: depth + 1, visiting: &visiting)
+        let rendered = format(pair.value, depth: depth + 1, visiting: &visiting, visits: &visits)
         if case .integer(let i) = pair.key, i == Int64(index) + 1 {
           items.append(rendered)
         } else if case .string(let s) = pair.key, let name = s.string, Self.isIdentifier(name) {
           items.append("\(name) = \(rendered)")
         } else {
-          items.append("[\(format(pair.key, depth: depth + 1, visiting: &visiting))] = \(rendered)")
+          items.append("[\(format(pair.key, depth: depth + 1, visiting: &visiting, visits: &visits))] = \(rendered)")
         }
       }
-      if sorted.count > maxItems { items.append("… (\(sorted.count - maxItems) more)") }
+      if !complete {
+        items.append("…")
+      } else if sorted.count > maxItems {
+        items.append("… (\(sorted.count - maxItems) more)")
+      }
       return "{ " + items.joined(separator: ", ") + " }"
     default: return value.description
     }

@@ -132,7 +132,8 @@ public final class ReplSession {
     }
     do {
       let results = try function.call()
-      if let first = results.first { try lua.globals().set("_", first) }
+      // Raw: a `__newindex` on _G must not run (unlimited) for the REPL's own bookkeeping.
+      if let first = results.first { try lua.globals().rawSet("_", first) }
       if isLuaCompatible { return printThroughGlobalPrint(results) }
       return .output(results.map(printer.format).joined(separator: "\t"))
     } catch let error as LuaError {

@@ -77,8 +77,13 @@ final class TestEnvironment {
         lua.function { arguments in
           let function = try LuaFunction(luaValue: arguments.first ?? .nil)
           let seconds = try Double(luaValue: arguments.count > 1 ? arguments[1] : 1)
+          guard let within = Duration.limit(seconds: seconds) else {
+            throw LuaError(
+              kind: .runtime,
+              message: "bad time limit \(seconds) (seconds above 0, at most a year expected)")
+          }
           do {
-            try function.call(arguments: [], timeout: .milliseconds(Int64(seconds * 1000)))
+            try function.call(arguments: [], timeout: within)
             return [.nil]
           } catch let error as LuaError {
             return [.string(LuaString(error.kind.testName)), .string(LuaString(error.message))]

@@ -80,11 +80,16 @@ public struct TestRunner {
   }
 
   /// A test-name matcher for `--filter`: a substring, or else a Lua pattern. One small
-  /// state serves every name of a file.
+  /// state serves every name of a file. The names come from the test file, so the pattern
+  /// runs sandboxed, under a deadline and a memory limit (a name that takes longer to
+  /// match than that does not match).
   private func nameMatcher() -> (String) -> Bool {
     guard let filter = options.filter else { return { _ in true } }
+    var limits = LuaSandbox()
+    limits.memoryLimit = 16 << 20
+    limits.timeout = .seconds(1)
     // The closure keeps the state: a LuaFunction alone does not keep its state open.
-    let lua = try? LuaState(libraries: [.base, .string])
+    let lua = try? LuaState(sandbox: limits)
     let find = try? lua?.load("local s, p = ... return s:find(p) ~= nil")
     return { name in
       withExtendedLifetime(lua) {}

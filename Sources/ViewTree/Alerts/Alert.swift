@@ -21,6 +21,9 @@ public struct Alert: Sendable {
   /// The error presented: the first one raised, or the replacement a filter chose.
   public let error: any Error
 
+  /// Who pays for this alert while it is pending, and how much (see ``MemoryAccount``).
+  var charge: (account: any MemoryAccount, bytes: Int)?
+
   /// Where the error happened, if the error is ``AlertDetailing`` and knows.
   public var sourceLocation: String? { Self.sourceLocation(of: error) }
 
@@ -37,6 +40,21 @@ public struct Alert: Sendable {
     self.path = path
     self.isUnhandled = isUnhandled
     self.error = error
+  }
+}
+
+// MARK: - Memory
+
+extension Alert {
+  /// What a pending alert costs: its strings, the error's own copy of its message and
+  /// value (about the message's size again), and a traceback's worth.
+  static func memoryCost(title: String, message: String, path: String) -> Int {
+    2 * message.utf8.count + title.utf8.count + path.utf8.count + 4096
+  }
+
+  /// Gives the alert's charge back; call once, when the alert stops being pending.
+  func releaseCharge() {
+    if let charge { charge.account.release(charge.bytes) }
   }
 }
 

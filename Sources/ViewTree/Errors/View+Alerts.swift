@@ -20,6 +20,7 @@ extension View {
   public func dismiss() -> Alert? {
     guard !pendingAlerts.isEmpty else { return nil }
     let dismissed = pendingAlerts.removeFirst()
+    dismissed.releaseCharge()
     let presenter = environment.alertPresenter
     presenter?.dismissed(dismissed, boundary: self)
     if let next = pendingAlerts.first {
@@ -54,12 +55,34 @@ extension View {
       droppedAlertCount += 1
       return
     }
-    let alert = Alert(
-      title: title, message: message, dismissLabel: configuration.dismissLabel, path: origin.path,
+    let path = origin.path
+    // The view the error came from pays, so a script's alerts count against its memory
+    // limit wherever they are shown (with a small overdraft: its memory error is shown).
+    let account = origin.payingAccount
+    let cost = Alert.memoryCost(title: title, message: message, path: path)
+    if let account, !account.charge(cost, overdraft: true) {
+      droppedAlertCount += 1
+      return
+    }
+    var alert = Alert(
+      title: title, message: message, dismissLabel: configuration.dismissLabel, path: path,
       isUnhandled: isUnhandled, error: error)
+    alert.charge = account.map { ($0, cost) }
     pendingAlerts.append(alert)
     if pendingAlerts.count == 1 {
       environment.alertPresenter?.present(alert, boundary: self)
     }
+  }
+}
+
+extension View {
+  /// The account of this view or of its nearest ancestor that has one.
+  var payingAccount: (any MemoryAccount)? {
+    var node: View? = self
+    while let view = node {
+      if let account = view.memoryAccount { return account }
+      node = view.parent
+    }
+    return nil
   }
 }

@@ -81,6 +81,13 @@ public final class View {
   /// Environment values set on this view, by name.
   var namedEnvironment: [String: Any] = [:]
 
+  /// Who pays for the memory this view and the alerts it causes hold; see
+  /// ``MemoryAccount``. Set it once, when the view is made.
+  public var memoryAccount: (any MemoryAccount)?
+
+  /// Bytes charged to ``memoryAccount`` for the view itself (see ``adjustCharge(by:)``).
+  public internal(set) var chargedBytes = 0
+
   /// Creates a detached view.
   ///
   /// - Parameters:
@@ -101,6 +108,8 @@ public final class View {
   // while user code runs in the deinit of an action's captures.
   // Runs under the tree lock: another thread may be reading a child's `parent`.
   deinit {
+    if chargedBytes > 0 { memoryAccount?.release(chargedBytes) }
+    for alert in pendingAlerts { alert.releaseCharge() }
     guard !children.isEmpty else { return }
     View.treeLock.lock()
     defer { View.treeLock.unlock() }

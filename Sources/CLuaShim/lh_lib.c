@@ -1,0 +1,333 @@
+// lh_lib.c: the sandbox's versions of library functions whose one C call could run long.
+//
+// Why C: a hook reaches only Lua instructions. A library function whose loop a script
+// controls without paying for it in memory (a count, a `__len` result, an empty string
+// repeated, the parser's work between two pieces of input) would run past every limit.
+// Each function here behaves as liblua's (same results, same messages) and calls
+// lh_poll every LH_LIB_POLL steps, so a deadline, an interrupt or the instruction budget
+// stops it within one poll interval.
+//
+// Audit of the standard library (5.4.4) for such loops, and where each is bounded:
+//   string.rep, table.concat/insert/remove/move, load: here, polled.
+//   string.find/match/gmatch/gsub: lh_match.c, polled; a plain find uses memmem (linear).
+//   table.sort: liblua's sort, given a comparator from here that polls (same order).
+//   Linear in a string or table the script already holds (memory bounds them, and each
+//   pass is one call that returns to Lua): string.byte/char/format/len/lower/upper/
+//   reverse/sub/pack/packsize/unpack, utf8.*, tostring, tonumber, table.unpack and
+//   select (both bounded by the C stack, LUAI_MAXSTACK), os.date, print.
+//   Constant time: math.*, os.clock/time/difftime, the rest of base and coroutine.
+//   The collector (collectgarbage, allocation steps) is bounded by the memory limit.
+#include "lh_private.h"
+
+#include <string.h>
+
+#define LH_LIB_POLL 1024
+#define LH_MAXSIZE ((size_t)LUA_MAXINTEGER)
+
+/* A counter that polls every LH_LIB_POLL steps. */
+typedef struct lh_steps {
+  lua_State *L;
+  long long count;
+} lh_steps;
+
+static inline void lh_step(lh_steps *t, long long n) {
+  t->count += n;
+  if (t->count >= LH_LIB_POLL) {
+    long long count = t->count;
+    t->count = 0;
+    lh_poll(t->L, count);
+  }
+}
+
+/* ---- string.rep ---- */
+
+static int lh_rep(lua_State *L) {
+  size_t l, lsep;
+  const char *s = luaL_checklstring(L, 1, &l);
+  lua_Integer n = luaL_checkinteger(L, 2);
+  const char *sep = luaL_optlstring(L, 3, "", &lsep);
+  if (n <= 0 || l + lsep == 0) { /* nothing to repeat: no loop at all */
+    lua_pushliteral(L, "");
+    return 1;
+  }
+  if (l + lsep < l || l + lsep > LH_MAXSIZE / (size_t)n)
+    return luaL_error(L, "resulting string too large");
+  size_t total = (size_t)n * l + (size_t)(n - 1) * lsep;
+  luaL_Buffer b;
+  char *p = luaL_buffinitsize(L, &b, total); /* the memory limit refuses a huge result here */
+  lh_steps steps = {L, 0};
+  while (n-- > 1) {
+    memcpy(p, s, l);
+    p += l;
+    if (lsep > 0) {
+      memcpy(p, sep, lsep);
+      p += lsep;
+    }
+    lh_step(&steps, 1 + (long long)((l + lsep) >> 6));
+  }
+  memcpy(p, s, l);
+  luaL_pushresultsize(&b, total);
+  return 1;
+}
+
+/* ---- table functions ---- */
+
+enum { LH_TAB_R = 1, LH_TAB_W = 2, LH_TAB_L = 4 };
+
+/* Argument arg must be a table, or have the metamethods that the operations in `what` use. */
+static void lh_checktab(lua_State *L, int arg, int what) {
+  if (lua_type(L, arg) == LUA_TTABLE) return;
+  if (lua_getmetatable(L, arg)) {
+    static const char *const fields[] = {"__index", "__newindex", "__len"};
+    int n = 1, ok = 1;
+    for (int k = 0; k < 3 && ok; k++) {
+      if (!(what & (1 << k))) continue;
+      lua_pushstring(L, fields[k]);
+      n++;
+      ok = lua_rawget(L, -n) != LUA_TNIL;
+    }
+    lua_pop(L, n);
+    if (ok) return;
+  }
+  luaL_checktype(L, arg, LUA_TTABLE); /* raises the usual message */
+}
+
+static lua_Integer lh_length(lua_State *L, int arg, int what) {
+  lh_checktab(L, arg, what | LH_TAB_L);
+  return luaL_len(L, arg);
+}
+
+static int lh_insert(lua_State *L) {
+  lua_Integer e = lh_length(L, 1, LH_TAB_R | LH_TAB_W);
+  e = (lua_Integer)((lua_Unsigned)e + 1u); /* the first empty slot */
+  lua_Integer pos;
+  switch (lua_gettop(L)) {
+    case 2: pos = e; break;
+    case 3: {
+      pos = luaL_checkinteger(L, 2);
+      luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)e, 2, "position out of bounds");
+      lh_steps steps = {L, 0};
+      for (lua_Integer i = e; i > pos; i--) { /* shift up */
+        lua_geti(L, 1, i - 1);
+        lua_seti(L, 1, i);
+        lh_step(&steps, 1);
+      }
+      break;
+    }
+    default: return luaL_error(L, "wrong number of arguments to 'insert'");
+  }
+  lua_seti(L, 1, pos);
+  return 0;
+}
+
+static int lh_remove(lua_State *L) {
+  lua_Integer size = lh_length(L, 1, LH_TAB_R | LH_TAB_W);
+  lua_Integer pos = luaL_optinteger(L, 2, size);
+  if (pos != size)
+    luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 2, "position out of bounds");
+  lua_geti(L, 1, pos);
+  lh_steps steps = {L, 0};
+  for (; pos < size; pos++) { /* shift down */
+    lua_geti(L, 1, pos + 1);
+    lua_seti(L, 1, pos);
+    lh_step(&steps, 1);
+  }
+  lua_pushnil(L);
+  lua_seti(L, 1, pos);
+  return 1;
+}
+
+static int lh_move(lua_State *L) {
+  lua_Integer f = luaL_checkinteger(L, 2);
+  lua_Integer e = luaL_checkinteger(L, 3);
+  lua_Integer t = luaL_checkinteger(L, 4);
+  int tt = !lua_isnoneornil(L, 5) ? 5 : 1;
+  lh_checktab(L, 1, LH_TAB_R);
+  lh_checktab(L, tt, LH_TAB_W);
+  if (e >= f) {
+    luaL_argcheck(L, f > 0 || e < LUA_MAXINTEGER + f, 3, "too many elements to move");
+    lua_Integer n = e - f + 1;
+    luaL_argcheck(L, t <= LUA_MAXINTEGER - n + 1, 4, "destination wrap around");
+    lh_steps steps = {L, 0};
+    if (t > e || t <= f || (tt != 1 && !lua_compare(L, 1, tt, LUA_OPEQ))) {
+      for (lua_Integer i = 0; i < n; i++) {
+        lua_geti(L, 1, f + i);
+        lua_seti(L, tt, t + i);
+        lh_step(&steps, 1);
+      }
+    } else { /* overlapping, moving up: copy from the end */
+      for (lua_Integer i = n - 1; i >= 0; i--) {
+        lua_geti(L, 1, f + i);
+        lua_seti(L, tt, t + i);
+        lh_step(&steps, 1);
+      }
+    }
+  }
+  lua_pushvalue(L, tt);
+  return 1;
+}
+
+static void lh_addfield(lua_State *L, luaL_Buffer *b, lua_Integer i) {
+  lua_geti(L, 1, i);
+  if (!lua_isstring(L, -1))
+    luaL_error(L, "invalid value (%s) at index %I in table for 'concat'", luaL_typename(L, -1),
+               (LUAI_UACINT)i);
+  luaL_addvalue(b);
+}
+
+static int lh_concat(lua_State *L) {
+  luaL_Buffer b;
+  lua_Integer last = lh_length(L, 1, LH_TAB_R);
+  size_t lsep;
+  const char *sep = luaL_optlstring(L, 2, "", &lsep);
+  lua_Integer i = luaL_optinteger(L, 3, 1);
+  last = luaL_optinteger(L, 4, last);
+  luaL_buffinit(L, &b);
+  lh_steps steps = {L, 0};
+  for (; i < last; i++) {
+    lh_addfield(L, &b, i);
+    luaL_addlstring(&b, sep, lsep);
+    lh_step(&steps, 1 + (long long)(lsep >> 6));
+  }
+  if (i == last) lh_addfield(L, &b, i);
+  luaL_pushresult(&b);
+  return 1;
+}
+
+/* table.sort's comparator: the script's (upvalue 1) or `<`, polled. liblua's sort asks
+ * the same questions in the same order either way, so the order it produces is stock's. */
+static int lh_sortless(lua_State *L) {
+  lh_poll(L, 1);
+  if (lua_isnil(L, lua_upvalueindex(1))) {
+    lua_pushboolean(L, lua_compare(L, 1, 2, LUA_OPLT));
+    return 1;
+  }
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_settop(L, 3);
+  lua_call(L, 2, 1);
+  return 1;
+}
+
+/* upvalue 1: liblua's table.sort */
+static int lh_sort(lua_State *L) {
+  if (!lua_isnoneornil(L, 2)) luaL_checktype(L, 2, LUA_TFUNCTION);
+  lua_settop(L, 2);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_pushvalue(L, 1);
+  lua_pushvalue(L, 2);
+  lua_pushcclosure(L, lh_sortless, 1);
+  lua_call(L, 2, 0);
+  return 0;
+}
+
+/* ---- load: text only, parsed in pieces so that a stop reaches the parser ---- */
+
+#define LH_LOAD_PIECE 256
+
+typedef struct lh_pieces {
+  const char *rest;  /* what is left of the current piece of source */
+  size_t left;
+  int function;      /* the source comes from a reader function (argument 1) */
+  int started;       /* the first byte has been checked */
+} lh_pieces;
+
+/* The reader lua_load calls: hands the source on LH_LOAD_PIECE bytes at a time and polls
+ * in between. It runs inside lua_load's protected parser, where raising is allowed (as
+ * liblua's own reader for `load(f)` raises the errors of f). */
+static const char *lh_piece(lua_State *L, void *ud, size_t *size) {
+  lh_pieces *r = ud;
+  lh_poll(L, LH_LOAD_PIECE / 4);
+  if (r->left == 0 && r->function) {
+    luaL_checkstack(L, 2, "too many nested functions");
+    lua_pushvalue(L, 1);
+    lua_call(L, 0, 1);
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 1);
+      *size = 0;
+      return NULL;
+    }
+    if (!lua_isstring(L, -1)) luaL_error(L, "reader function must return a string");
+    lua_replace(L, 5); /* keeps the piece alive while the parser reads it */
+    r->rest = lua_tolstring(L, 5, &r->left);
+  }
+  if (r->left == 0) {
+    *size = 0;
+    return NULL;
+  }
+  if (!r->started) {
+    r->started = 1;
+    if (r->rest[0] == LUA_SIGNATURE[0])
+      luaL_error(L, "attempt to load a binary chunk (not allowed in the sandbox)");
+  }
+  size_t n = r->left < LH_LOAD_PIECE ? r->left : LH_LOAD_PIECE;
+  const char *piece = r->rest;
+  r->rest += n;
+  r->left -= n;
+  *size = n;
+  return piece;
+}
+
+int lh_loadpieces(lua_State *L, const char *buf, size_t len, const char *chunkname,
+                  const char *mode) {
+  lh_pieces r = {buf, len, 0, 1}; /* binary chunks are the caller's choice here */
+  return lua_load(L, lh_piece, &r, chunkname, mode);
+}
+
+static int lh_sbload(lua_State *L) {
+  size_t len = 0;
+  const char *s = lua_tolstring(L, 1, &len);
+  const char *mode = luaL_optstring(L, 3, "bt");
+  int env = !lua_isnone(L, 4) ? 4 : 0;
+  lh_pieces r = {s, len, s == NULL, 0};
+  const char *chunkname;
+  if (s != NULL) {
+    chunkname = luaL_optstring(L, 2, s);
+  } else {
+    chunkname = luaL_optstring(L, 2, "=(load)");
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+  }
+  lua_settop(L, 5); /* slot 5 keeps the current piece of a reader function */
+  int status = lua_load(L, lh_piece, &r, chunkname, mode);
+  if (status == LUA_OK) {
+    if (env) {
+      lua_pushvalue(L, env);
+      if (!lua_setupvalue(L, -2, 1)) lua_pop(L, 1);
+    }
+    return 1;
+  }
+  if (lh_stop_reason(L, -1) != LH_STOP_NONE) return lua_error(L); /* a stop is no result */
+  luaL_pushfail(L);
+  lua_insert(L, -2);
+  return 2;
+}
+
+/* ---- The table the sandbox prelude receives ---- */
+
+static int lh_sandboxlib_k(lua_State *L) {
+  static const luaL_Reg functions[] = {
+    {"rep", lh_rep},       {"concat", lh_concat}, {"insert", lh_insert},
+    {"remove", lh_remove}, {"move", lh_move},     {"load", lh_sbload},
+    {NULL, NULL},
+  };
+  lua_createtable(L, 0, 12);
+  luaL_setfuncs(L, functions, 0);
+  lh_pushmatchlib(L);
+  lh_pushbaselib(L);
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+  lua_setfield(L, -2, "loaded");
+  if (lua_getglobal(L, LUA_TABLIBNAME) == LUA_TTABLE && lua_getfield(L, -1, "sort") == LUA_TFUNCTION) {
+    lua_pushcclosure(L, lh_sort, 1);
+    lua_setfield(L, -3, "sort");
+  } else {
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  return 1;
+}
+
+int lh_pushsandboxlib(lua_State *L) {
+  if (!lua_checkstack(L, 2)) return LH_ERRSTACK;
+  lua_pushcfunction(L, lh_sandboxlib_k);
+  return lh_pcall(L, 0, 1);
+}

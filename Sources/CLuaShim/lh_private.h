@@ -1,0 +1,45 @@
+// lh_private.h: what the shim's C files share and Swift never calls.
+#ifndef LH_PRIVATE_H
+#define LH_PRIVATE_H
+
+#include "lh_shim.h"
+
+/* lh_state.c */
+/// Whether `grow` more bytes fit under S's limit (Lua's own and Swift's charges). Compares,
+/// never subtracts: `used` may exceed `limit`.
+int lh_fits(lh_state *S, size_t grow);
+/// Marks a coroutine whose hooks Lua has switched off for good (see lh_stop.c). [-0,+0]
+void lh_markthread(lua_State *L);
+int lh_threadmarked(lua_State *L);
+
+/* lh_trace.c */
+/// The message handler of lh_pcall: records frames, returns the error value unchanged.
+int lh_msgh(lua_State *L);
+
+/* lh_stop.c */
+/// Hooks L so that it raises (or yields, in a coroutine) the pending stop at once.
+void lh_arm(lua_State *L);
+/// The outermost call starts: arms the budget, if any.
+void lh_begin(lua_State *L, lh_state *S);
+/// The outermost call has returned: the stop, if any, is over.
+void lh_end(lua_State *L, lh_state *S);
+/// For C loops that a script controls: charges `steps` to the instruction budget and
+/// raises the pending stop, if any. [-0, +0]; raises. Call only from a lua_CFunction (or a
+/// lua_Reader), where no Swift frame lies between here and the enclosing protected call.
+void lh_poll(lua_State *L, long long steps);
+
+/* lh_lib.c */
+/// lua_load with the source handed over in pieces, polling in between. [-0, +1]
+int lh_loadpieces(lua_State *L, const char *buf, size_t len, const char *chunkname,
+                  const char *mode);
+
+/* lh_base.c */
+/// Sets xpcall, setmetatable, makeprint(writer) and makerequire(package, reader) in the
+/// table on top. [-0, +0]
+void lh_pushbaselib(lua_State *L);
+
+/* lh_match.c */
+/// Sets find, match, gmatch and gsub in the table on top. [-0, +0]
+void lh_pushmatchlib(lua_State *L);
+
+#endif

@@ -1,0 +1,130 @@
+// lh_state.c: per-state data, the limiting allocator, the panic and warning functions.
+#include "lh_private.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- Per-state data and the limiting allocator ---- */
+
+/* Each thread's extra space holds its lh_state pointer; bit 0 marks a coroutine whose hooks
+ * Lua has switched off for good (see lh_markthread). lh_state is aligned, so the bit is free. */
+lh_state *lh_getstate(lua_State *L) {
+  return (lh_state *)(*(uintptr_t *)lua_getextraspace(L) & ~(uintptr_t)1);
+}
+
+void lh_markthread(lua_State *L) { *(uintptr_t *)lua_getextraspace(L) |= 1; }
+
+int lh_threadmarked(lua_State *L) { return (int)(*(uintptr_t *)lua_getextraspace(L) & 1); }
+
+/* The limit applies only while S->enforce is set, i.e. inside a protected call, so an
+ * allocation made while Swift frames are on the C stack never fails (short of the OS
+ * refusing memory) and can never raise through Swift.
+ *
+ * `used` may exceed `limit`: allocations made while Swift runs are never refused, and
+ * Swift-side charges (S->external) grow on their own. So the budget is compared, never
+ * computed as `limit - used`, which would wrap in unsigned arithmetic and switch the limit
+ * off for good. */
+static void *lh_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  lh_state *S = ud;
+  size_t old = ptr ? osize : 0;
+  if (nsize == 0) {
+    free(ptr);
+    S->used -= old;
+    return NULL;
+  }
+  if (nsize > old && S->enforce && !lh_fits(S, nsize - old)) return NULL;
+  void *p = realloc(ptr, nsize);
+  if (p == NULL) return NULL;
+  S->used = S->used - old + nsize;
+  if (S->used > S->peak) S->peak = S->used;
+  return p;
+}
+
+/* Only reached if something raised outside protection: that is a LuaHost bug. */
+static int lh_panic(lua_State *L) {
+  const char *msg = lua_tostring(L, -1);
+  fprintf(stderr, "luahost: unprotected Lua error (LuaHost bug): %s\n", msg ? msg : "?");
+  abort();
+}
+
+/* Warnings as `lua` prints them: off until "@on"; a message made of several pieces
+ * (tocont set on all but the last) is one line on stderr after "Lua warning: ". A message
+ * of one piece starting with '@' is a control message; unknown ones are ignored. */
+static void lh_warnf(void *ud, const char *msg, int tocont) {
+  lh_state *S = ud;
+  if (!S->warn_cont && !tocont && msg[0] == '@') {
+    if (strcmp(msg, "@on") == 0) S->warn_on = 1;
+    else if (strcmp(msg, "@off") == 0) S->warn_on = 0;
+    return;
+  }
+  if (S->warn_on) {
+    if (!S->warn_cont) fputs("Lua warning: ", stderr);
+    fputs(msg, stderr);
+    if (!tocont) fputc('\n', stderr);
+  }
+  S->warn_cont = tocont;
+}
+
+int lh_fits(lh_state *S, size_t grow) {
+  size_t in_use = S->used + atomic_load_explicit(&S->external, memory_order_relaxed);
+  return in_use <= S->limit && grow <= S->limit - in_use;
+}
+
+int lh_charge(lh_state *S, size_t bytes, size_t headroom) {
+  if (bytes == 0) return 1;
+  if (S->limit != SIZE_MAX) {
+    size_t in_use = S->used + atomic_load_explicit(&S->external, memory_order_relaxed);
+    size_t limit = S->limit > SIZE_MAX - headroom ? SIZE_MAX : S->limit + headroom;
+    if (in_use > limit || bytes > limit - in_use) return 0;
+  }
+  atomic_fetch_add_explicit(&S->external, bytes, memory_order_relaxed);
+  return 1;
+}
+
+void lh_uncharge(lh_state *S, size_t bytes) {
+  atomic_fetch_sub_explicit(&S->external, bytes, memory_order_relaxed);
+}
+
+size_t lh_memory_in_use(lh_state *S) {
+  return S->used + atomic_load_explicit(&S->external, memory_order_relaxed);
+}
+
+void lh_state_retain(lh_state *S) { atomic_fetch_add(&S->refs, 1); }
+
+void lh_state_release(lh_state *S) {
+  if (atomic_fetch_sub(&S->refs, 1) == 1) free(S);
+}
+
+lua_State *lh_newstate(size_t limit) {
+  lh_state *S = calloc(1, sizeof *S);
+  if (S == NULL) return NULL;
+  S->limit = limit;
+  atomic_init(&S->external, 0);
+  atomic_init(&S->refs, 1);
+  lua_State *L = lua_newstate(lh_alloc, S);
+  if (L == NULL) {
+    free(S);
+    return NULL;
+  }
+  *(lh_state **)lua_getextraspace(L) = S; /* coroutines inherit a copy of this pointer */
+  S->main = L;
+  atomic_init(&S->running, L);
+  atomic_init(&S->stop, LH_STOP_NONE);
+  S->budget = -1;
+  S->budget_limit = -1;
+  lua_atpanic(L, lh_panic);
+  lua_setwarnf(L, lh_warnf, S);
+  return L;
+}
+
+void lh_close(lua_State *L) {
+  lh_state *S = lh_getstate(L);
+  lua_close(L);
+  lh_trace_free(S->pending);
+  lh_trace_free(S->last);
+  S->pending = S->last = NULL;
+  S->main = NULL;
+  lh_state_release(S); /* memory charges held by Swift objects may keep it a while */
+}
+

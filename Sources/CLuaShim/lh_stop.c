@@ -1,0 +1,327 @@
+// lh_stop.c: stopping running code (deadlines, interrupts, budgets), on every thread.
+//
+// Why C: a stop is delivered by a hook (lua_sethook), which is C, and raised with
+// lua_error; the coroutine functions must keep `running` current, which only C sees.
+//
+// Invariants:
+// * S->stop holds the requested reason from any thread; it stays set (sticky) until the
+//   outermost lh_pcall returns (lh_end), except LH_STOP_SIGNAL, which is raised once.
+// * S->running is the thread executing Lua now; a request hooks exactly that thread, and
+//   every switch of thread (lh_resume, lh_coclose) re-checks S->stop after switching.
+// * A hook that raises an error inside a coroutine leaves Lua's `allowhook` flag of that
+//   thread off for good (lua_resume does not restore it), so that thread could later run
+//   __close handlers with no hook at all. The hook therefore yields instead where it can,
+//   and marks the thread (lh_markthread) where it must raise; a marked thread is never
+//   resumed or closed again.
+#include "lh_private.h"
+
+#include <pthread.h>
+#include <signal.h>
+
+const char lh_stop_markers[4] = {0, 0, 0, 0};
+
+#define LH_BUDGET_STEP 1000
+#define LH_ALLHOOKS (LUA_MASKCALL | LUA_MASKRET | LUA_MASKLINE | LUA_MASKCOUNT)
+
+static void lh_stophook(lua_State *L, lua_Debug *ar);
+
+/* Hooks L so that it raises at its next instruction. */
+void lh_arm(lua_State *L) { lua_sethook(L, lh_stophook, LH_ALLHOOKS, 1); }
+
+/* Leaves on L only what the budget needs: its count hook, or nothing. */
+static void lh_rehook(lua_State *L, lh_state *S) {
+  if (S->budget >= 0) lua_sethook(L, lh_stophook, LUA_MASKCOUNT, LH_BUDGET_STEP);
+  else lua_sethook(L, NULL, 0, 0);
+}
+
+/* Charges `instructions` to the budget, if one runs; returns the stop reason now pending. */
+static int lh_pending(lh_state *S, long long instructions) {
+  if (S->budget >= 0 && atomic_load(&S->stop) == LH_STOP_NONE) {
+    S->budget -= instructions;
+    if (S->budget < 0) lh_request_stop(S, LH_STOP_BUDGET);
+  }
+  return atomic_load(&S->stop);
+}
+
+/* The error value of a one-shot Ctrl-C, which clears itself (a host stop that arrived
+ * meanwhile stays pending). Pushes 1. */
+static void lh_takesignal(lua_State *L, lh_state *S) {
+  int expected = LH_STOP_SIGNAL;
+  atomic_compare_exchange_strong(&S->stop, &expected, LH_STOP_NONE);
+  if (atomic_load(&S->stop) == LH_STOP_NONE) lh_rehook(L, S);
+  lua_pushliteral(L, "interrupted!");
+}
+
+/* Raises the pending stop in L, from C code that is not a hook. */
+static int lh_raise(lua_State *L, lh_state *S, int reason) {
+  if (reason == LH_STOP_SIGNAL) {
+    lh_takesignal(L, S);
+    return lua_error(L);
+  }
+  lh_arm(L); /* sticky: raised again at every instruction until the outermost call ends */
+  lua_pushlightuserdata(L, (void *)&lh_stop_markers[reason]);
+  return lua_error(L);
+}
+
+void lh_poll(lua_State *L, long long steps) {
+  lh_state *S = lh_getstate(L);
+  int reason = lh_pending(S, steps);
+  if (reason != LH_STOP_NONE) lh_raise(L, S, reason);
+}
+
+/* The hook of every stop and of the budget. With no reason pending it only charges the
+ * budget, and a thread left hooked by an earlier stop drops back to the budget's hook. */
+static void lh_stophook(lua_State *L, lua_Debug *ar) {
+  lh_state *S = lh_getstate(L);
+  int counting = ar->event == LUA_HOOKCOUNT && lua_gethookcount(L) == LH_BUDGET_STEP;
+  int reason = lh_pending(S, counting ? LH_BUDGET_STEP : 0);
+  if (reason == LH_STOP_NONE) {
+    if (!counting) lh_rehook(L, S);
+    return;
+  }
+  if (reason != LH_STOP_SIGNAL) {
+    lh_arm(L);
+    if ((ar->event == LUA_HOOKCOUNT || ar->event == LUA_HOOKLINE) && lua_isyieldable(L)) {
+      lua_yield(L, 0); /* lh_resume, the only resumer, raises the stop in the outer thread */
+      return;
+    }
+  }
+  if (L != S->main) lh_markthread(L);
+  if (reason == LH_STOP_SIGNAL) lh_takesignal(L, S);
+  else lua_pushlightuserdata(L, (void *)&lh_stop_markers[reason]);
+  lua_error(L);
+}
+
+void lh_request_stop(lh_state *S, int reason) {
+  /* The first stop wins, except that a host stop replaces a pending Ctrl-C (which would
+   * otherwise turn a timeout into a catchable error). */
+  int current = atomic_load(&S->stop);
+  while (current == LH_STOP_NONE || (current == LH_STOP_SIGNAL && reason != LH_STOP_SIGNAL)) {
+    if (atomic_compare_exchange_weak(&S->stop, &current, reason)) break;
+  }
+  /* Paired with every switch of `running`: whichever runs second hooks the thread that is
+   * running (both operations are sequentially consistent). */
+  lua_State *running = atomic_load(&S->running);
+  if (running != NULL) lh_arm(running);
+}
+
+const void *lh_stop_marker(int reason) { return &lh_stop_markers[reason & 3]; }
+
+int lh_stop_reason(lua_State *L, int idx) {
+  if (lua_type(L, idx) != LUA_TLIGHTUSERDATA) return LH_STOP_NONE;
+  const char *p = lua_touserdata(L, idx);
+  if (p > &lh_stop_markers[0] && p <= &lh_stop_markers[3]) return (int)(p - lh_stop_markers);
+  return LH_STOP_NONE;
+}
+
+void lh_setbudget(lua_State *L, long long instructions) {
+  lh_getstate(L)->budget_limit = instructions;
+}
+
+void lh_begin(lua_State *L, lh_state *S) {
+  S->budget = S->budget_limit;
+  if (S->budget >= 0) lua_sethook(L, lh_stophook, LUA_MASKCOUNT, LH_BUDGET_STEP);
+}
+
+void lh_end(lua_State *L, lh_state *S) {
+  /* Load first: a plain load is free, a sequentially consistent store is not. Skipping the
+   * store when no stop is set is the same as storing at the load's moment. */
+  if (atomic_load(&S->stop) != LH_STOP_NONE) atomic_store(&S->stop, LH_STOP_NONE);
+  S->budget = -1;
+  if (lua_gethook(L) != NULL) lua_sethook(L, NULL, 0, 0);
+  if (S->main != L && lua_gethook(S->main) != NULL) lua_sethook(S->main, NULL, 0, 0);
+}
+
+void lh_clearstop(lua_State *L) {
+  lh_state *S = lh_getstate(L);
+  if (S->depth == 0 && atomic_load(&S->stop) != LH_STOP_NONE) lh_end(L, S);
+}
+
+void lh_endstop(lua_State *L) {
+  lh_state *S = lh_getstate(L);
+  long long budget = S->budget;
+  lh_end(L, S);
+  S->budget = budget; /* an instruction budget, if any, still runs */
+  if (budget >= 0) lua_sethook(L, lh_stophook, LUA_MASKCOUNT, LH_BUDGET_STEP);
+}
+
+/* ---- Ctrl-C ---- */
+
+static _Atomic(lh_state *) lh_sigint_target;
+
+static void lh_sigint_action(int signo) {
+  signal(signo, SIG_DFL); /* a second Ctrl-C ends the process */
+  lh_state *S = atomic_load(&lh_sigint_target);
+  if (S != NULL) lh_request_stop(S, LH_STOP_SIGNAL);
+}
+
+void lh_sigint_arm(lua_State *L) {
+  atomic_store(&lh_sigint_target, lh_getstate(L));
+  signal(SIGINT, lh_sigint_action);
+  /* A parent may have started us with SIGINT blocked (thread pools do). */
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
+void lh_sigint_disarm(void) {
+  signal(SIGINT, SIG_DFL);
+  atomic_store(&lh_sigint_target, NULL);
+}
+
+/* ---- Coroutines: every switch of thread keeps S->running current ---- */
+
+/* Makes `to` the running thread, hooks it if a stop is pending, and returns the thread
+ * that ran before. */
+static lua_State *lh_switch(lh_state *S, lua_State *to) {
+  lua_State *from = atomic_exchange(&S->running, to);
+  if (atomic_load(&S->stop) != LH_STOP_NONE) lh_arm(to);
+  else if (S->budget >= 0 && lua_gethook(to) == NULL) lh_rehook(to, S);
+  return from;
+}
+
+/* Switches back to `from`; a host stop that is pending is raised there at once, so no
+ * coroutine function can hand a stop to the script as a plain result. */
+static void lh_switchback(lua_State *L, lh_state *S, lua_State *from) {
+  atomic_store(&S->running, from);
+  int reason = atomic_load(&S->stop);
+  if (reason == LH_STOP_NONE) return;
+  lh_arm(from);
+  if (reason != LH_STOP_SIGNAL) lh_raise(L, S, reason);
+}
+
+static int lh_refuse(lua_State *L, const char *message) {
+  lua_pushstring(L, message);
+  return -1;
+}
+
+/* coroutine.resume and the function coroutine.wrap returns. Pushes the results and
+ * returns their number, or pushes the error value and returns -1. Raises pending stops. */
+static int lh_resume(lua_State *L, lua_State *co, int narg) {
+  lh_state *S = lh_getstate(L);
+  int status = lua_status(co);
+  if (status == LUA_OK && lua_gettop(co) == 0) return lh_refuse(L, "cannot resume dead coroutine");
+  if (co == L || (status == LUA_OK && lua_getstack(co, 0, &(lua_Debug){0})))
+    return lh_refuse(L, "cannot resume non-suspended coroutine");
+  if (lh_threadmarked(co)) return lh_refuse(L, "cannot resume dead coroutine");
+  if (!lua_checkstack(co, narg)) return lh_refuse(L, "too many arguments to resume");
+  lua_xmove(L, co, narg);
+  lua_State *outer = lh_switch(S, co);
+  int nres;
+  status = lua_resume(co, L, narg, &nres);
+  if (status == LUA_YIELD && atomic_load(&S->stop) != LH_STOP_NONE) lua_pop(co, nres);
+  lh_switchback(L, S, outer);
+  if (status == LUA_OK || status == LUA_YIELD) {
+    if (!lua_checkstack(L, nres + 1)) {
+      lua_pop(co, nres);
+      return lh_refuse(L, "too many results to resume");
+    }
+    lua_xmove(co, L, nres);
+    return nres;
+  }
+  lua_xmove(co, L, 1); /* the error value */
+  return -1;
+}
+
+/* Closes co's pending to-be-closed variables, as lua_resetthread does, with co as the
+ * running thread so a stop reaches its __close handlers. Callers never pass a marked
+ * thread (see the top of the file). Pushes nothing on L; returns the status, with the
+ * error value on co's stack. Raises a pending stop in L afterwards. */
+static int lh_reset(lua_State *L, lh_state *S, lua_State *co) {
+  lua_State *outer = lh_switch(S, co);
+  int status = lua_resetthread(co);
+  lh_switchback(L, S, outer);
+  return status;
+}
+
+static int lh_coresume(lua_State *L) {
+  lua_State *co = lua_tothread(L, 1);
+  luaL_argexpected(L, co, 1, "coroutine");
+  int n = lh_resume(L, co, lua_gettop(L) - 1);
+  if (n < 0) {
+    lua_pushboolean(L, 0);
+    lua_insert(L, -2);
+    return 2;
+  }
+  lua_pushboolean(L, 1);
+  lua_insert(L, -(n + 1));
+  return n + 1;
+}
+
+static int lh_cowrapped(lua_State *L) {
+  lh_state *S = lh_getstate(L);
+  lua_State *co = lua_tothread(L, lua_upvalueindex(1));
+  int n = lh_resume(L, co, lua_gettop(L));
+  if (n < 0) {
+    int stat = lua_status(co);
+    /* An error in the coroutine: close it, as coroutine.wrap does, and raise what the
+     * closing leaves (the error, or one from a __close handler). A thread the host stopped
+     * is not closed (see the top of the file): its own error is raised. */
+    if (stat != LUA_OK && stat != LUA_YIELD && !lh_threadmarked(co)) {
+      lua_pop(L, 1);
+      lh_reset(L, S, co);
+      lua_xmove(co, L, 1);
+    }
+    if (lh_stop_reason(L, -1) == LH_STOP_NONE && lua_type(L, -1) == LUA_TSTRING) {
+      luaL_where(L, 1); /* add position, as coroutine.wrap does */
+      lua_insert(L, -2);
+      lua_concat(L, 2);
+    }
+    return lua_error(L);
+  }
+  return n;
+}
+
+static int lh_cowrap(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  lua_State *co = lua_newthread(L);
+  lua_pushvalue(L, 1);
+  lua_xmove(L, co, 1);
+  lua_pushcclosure(L, lh_cowrapped, 1);
+  return 1;
+}
+
+/* coroutine.close, with co as the running thread while its __close handlers run. */
+static int lh_coclose(lua_State *L) {
+  lh_state *S = lh_getstate(L);
+  lua_State *co = lua_tothread(L, 1);
+  luaL_argexpected(L, co, 1, "coroutine");
+  int status = lua_status(co);
+  int suspended = status == LUA_YIELD ||
+                  (status == LUA_OK && lua_gettop(co) > 0 && !lua_getstack(co, 0, &(lua_Debug){0}));
+  int dead = (status != LUA_OK && status != LUA_YIELD) ||
+             (status == LUA_OK && lua_gettop(co) == 0 && !lua_getstack(co, 0, &(lua_Debug){0}));
+  if (co == L || (!suspended && !dead))
+    return luaL_error(L, "cannot close a %s coroutine", co == L ? "running" : "normal");
+  if (lh_threadmarked(co)) { /* stopped by the host inside a C boundary: see the top */
+    lua_pushboolean(L, 0);
+    lua_pushliteral(L, "coroutine was stopped by the host; its __close handlers did not run");
+    return 2;
+  }
+  status = lh_reset(L, S, co);
+  if (status == LUA_OK) {
+    lua_pushboolean(L, 1);
+    return 1;
+  }
+  lua_pushboolean(L, 0);
+  lua_xmove(co, L, 1);
+  return 2;
+}
+
+static int lh_trackcoroutines_k(lua_State *L) {
+  if (lua_getglobal(L, LUA_COLIBNAME) != LUA_TTABLE) return 0;
+  lua_pushcfunction(L, lh_coresume);
+  lua_setfield(L, -2, "resume");
+  lua_pushcfunction(L, lh_cowrap);
+  lua_setfield(L, -2, "wrap");
+  lua_pushcfunction(L, lh_coclose);
+  lua_setfield(L, -2, "close");
+  return 0;
+}
+
+int lh_trackcoroutines(lua_State *L) {
+  if (!lua_checkstack(L, 1)) return LH_ERRSTACK;
+  lua_pushcfunction(L, lh_trackcoroutines_k);
+  return lh_pcall(L, 0, 0);
+}

@@ -1,0 +1,100 @@
+// lh_trace.c: tracebacks recorded cheaply by the message handler of lh_pcall.
+#include "lh_private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- Tracebacks recorded cheaply ---- */
+
+void lh_trace_free(lh_trace *t) {
+  if (t != NULL) free(t->message);
+  free(t);
+}
+
+lh_trace *lh_take_trace(lua_State *L) {
+  lh_state *S = lh_getstate(L);
+  lh_trace *t = S->last;
+  S->last = NULL;
+  return t;
+}
+
+static void lh_copy(char *dst, size_t cap, const char *src) {
+  if (src == NULL) src = "";
+  size_t n = strlen(src);
+  if (n >= cap) n = cap - 1;
+  memcpy(dst, src, n);
+  dst[n] = '\0';
+}
+
+static void lh_record(lua_State *L, lua_Debug *ar, int level, lh_frame *f) {
+  lua_getinfo(L, "Sln", ar);
+  f->level = level;
+  f->currentline = ar->currentline;
+  f->linedefined = ar->linedefined;
+  lh_copy(f->what, sizeof f->what, ar->what);
+  lh_copy(f->namewhat, sizeof f->namewhat, ar->namewhat);
+  lh_copy(f->name, sizeof f->name, ar->name);
+  lh_copy(f->source, sizeof f->source, ar->short_src);
+}
+
+/* Number of levels on the stack: exponential then binary search, as lua_getstack is O(level). */
+static int lh_depth(lua_State *L) {
+  lua_Debug ar;
+  int lo = 1, hi = 1;
+  while (lua_getstack(L, hi, &ar)) {
+    lo = hi;
+    hi *= 2;
+  }
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (lua_getstack(L, mid, &ar)) lo = mid + 1; else hi = mid;
+  }
+  return lo; /* levels 1..lo-1 exist, plus level 0 */
+}
+
+/* For a table error value with __tostring, the message is made now, as lua.c's handler
+ * makes it: __tostring then sees the stack where the error happened (level 4 is the
+ * function that raised). Protected: if __tostring fails, there is no message here and Swift
+ * makes its own attempt later. Userdata are left to Swift: a Swift error travels as one,
+ * and its message is the Swift error's description. */
+static void lh_tostring_now(lua_State *L, lh_trace *t) {
+  if (lua_type(L, 1) != LUA_TTABLE || !lua_checkstack(L, 3)) return;
+  if (luaL_getmetafield(L, 1, "__tostring") == LUA_TNIL) return;
+  lua_pushvalue(L, 1);
+  if (lua_pcall(L, 1, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TSTRING) {
+    size_t len;
+    const char *s = lua_tolstring(L, -1, &len);
+    t->message = malloc(len + 1);
+    if (t->message != NULL) {
+      memcpy(t->message, s, len + 1);
+      t->message_len = len;
+    }
+  }
+  lua_pop(L, 1);
+}
+
+/* Message handler: records frames (C malloc, never raises) and returns the error value
+ * unchanged, so the original value reaches Swift. Only an error value's own __tostring
+ * runs Lua code here (see lh_tostring_now). */
+int lh_msgh(lua_State *L) {
+  lh_state *S = lh_getstate(L);
+  lh_trace *t = malloc(sizeof *t);
+  if (t != NULL) {
+    t->message = NULL;
+    t->message_len = 0;
+    lh_tostring_now(L, t);
+    lua_Debug ar;
+    int total = lh_depth(L) - 1;
+    t->total = total;
+    t->count = 0;
+    for (int level = 1; level <= total; level++) {
+      if (level > LH_HEADFRAMES && level <= total - LH_TAILFRAMES) level = total - LH_TAILFRAMES + 1;
+      if (!lua_getstack(L, level, &ar)) break;
+      lh_record(L, &ar, level, &t->frames[t->count++]);
+    }
+  }
+  lh_trace_free(S->pending);
+  S->pending = t;
+  return 1;
+}
+

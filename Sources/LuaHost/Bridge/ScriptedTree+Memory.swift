@@ -1,0 +1,57 @@
+import Lua
+import ViewTree
+
+/// A script's Lua memory account, as the view tree's ``MemoryAccount``.
+final class ScriptMemoryAccount: MemoryAccount {
+  let lua: LuaMemoryAccount
+  init(_ lua: LuaMemoryAccount) { self.lua = lua }
+  func charge(_ bytes: Int, overdraft: Bool) -> Bool { lua.charge(bytes, overdraft: overdraft) }
+  func release(_ bytes: Int) { lua.release(bytes) }
+}
+
+extension ScriptedTree {
+  /// The error a refused charge raises: the script's own memory error.
+  static var outOfMemory: LuaError { LuaError(kind: .memory, message: "not enough memory") }
+
+  /// Bytes a Lua value costs when Swift keeps it: a string's bytes (Swift holds a copy),
+  /// else a reference's worth (the value itself lives, and is counted, in Lua).
+  static func memoryCost(of value: LuaValue) -> Int {
+    if case .string(let string) = value { return string.bytes.count + 32 }
+    return 32
+  }
+
+  /// What a view made from Lua costs for itself: the object and its strings.
+  static func memoryCost(of view: View) -> Int {
+    var cost = View.baseMemoryCost + view.id.utf8.count
+    for (key, value) in view.properties {
+      cost += key.utf8.count + (value.stringValue?.utf8.count ?? 8)
+    }
+    if let boundary = view.boundary {
+      cost += boundary.title.utf8.count + boundary.dismissLabel.utf8.count
+    }
+    return cost
+  }
+
+  /// Gives `view` this script's account and charges what it holds.
+  /// - Throws: a `.memory` ``LuaError`` if that does not fit under the script's limit.
+  func charge(_ view: View) throws {
+    view.memoryAccount = memoryAccount
+    guard view.adjustCharge(by: Self.memoryCost(of: view)) else { throw Self.outOfMemory }
+  }
+
+  /// Charges `view` for replacing something of `old` bytes with something of `new` bytes.
+  /// A view Swift made (with no account yet) is charged to this script: whoever stores
+  /// something pays for it.
+  /// - Throws: a `.memory` ``LuaError`` if the growth does not fit; nothing is charged then.
+  func recharge(_ view: View, from old: Int, to new: Int) throws {
+    if view.memoryAccount == nil { view.memoryAccount = memoryAccount }
+    guard view.adjustCharge(by: new - old) else { throw Self.outOfMemory }
+  }
+
+  /// `view.setValue(text)`, charged to the view's account first.
+  /// - Throws: a `.memory` ``LuaError`` if the new value does not fit.
+  func setValue(of view: View, to text: String) throws -> Bool {
+    try recharge(view, from: view.value.utf8.count, to: text.utf8.count)
+    return view.setValue(text)
+  }
+}
