@@ -43,11 +43,12 @@ extension LuaState {
   }
 
   /// Compiles a file as `lua` does: a first line starting with `#` is skipped (keeping line
-  /// numbers), and the chunk is named `@path`.
+  /// numbers), and the chunk is named `@path`. Only a regular file of at most
+  /// ``maximumFileSize`` bytes is read (see ``readFile(_:maxSize:regularFileOnly:)``).
   /// - Throws: ``LuaError`` of kind `file` when the file cannot be read, else as
   ///   ``load(bytes:name:mode:)``.
   public func load(file path: String, mode: LuaLoadMode = .text) throws -> LuaFunction {
-    try load(script: Self.readFile(path), name: "@" + path, mode: mode)
+    try load(script: Self.readFile(path, regularFileOnly: true), name: "@" + path, mode: mode)
   }
 
   /// Compiles script bytes as `lua` does for a file or stdin: a first line starting with
@@ -77,28 +78,45 @@ extension LuaState {
     try load(file: path).call(arguments: arguments)
   }
 
-  /// Reads a whole file.
-  /// - Throws: ``LuaError`` of kind `file` when it cannot be opened or read.
-  public static func readFile(_ path: String) throws -> [UInt8] {
+  /// The largest file ``readFile(_:maxSize:regularFileOnly:)`` reads by default.
+  public static let maximumFileSize = 256 << 20
+
+  /// Reads a whole file of at most `maxSize` bytes.
+  ///
+  /// The file is opened without blocking and checked before it is read: a directory is
+  /// refused, and so is anything but a regular file when `regularFileOnly` (a FIFO would
+  /// block, `/dev/zero` never ends). Otherwise a FIFO or a pipe (`lua <(…)`) is read.
+  /// - Throws: ``LuaError`` of kind `file` when it cannot be opened or read, is not
+  ///   allowed, or is larger than `maxSize`.
+  public static func readFile(
+    _ path: String, maxSize: Int = maximumFileSize, regularFileOnly: Bool = false
+  ) throws -> [UInt8] {
     func failure(_ what: String) -> LuaError {
       LuaError(kind: .file, message: "cannot \(what) \(path): \(String(cString: strerror(errno)))")
     }
-    var info = stat()
-    guard stat(path, &info) == 0 else { throw failure("open") }
-    guard (info.st_mode & S_IFMT) != S_IFDIR else {
-      throw LuaError(kind: .file, message: "cannot read \(path): Is a directory")
+    func refusal(_ why: String) -> LuaError {
+      LuaError(kind: .file, message: "cannot read \(path): \(why)")
     }
-    guard let file = fopen(path, "rb") else { throw failure("open") }
-    defer { fclose(file) }
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+    guard fd >= 0 else { throw failure("open") }
+    defer { _ = Glibc.close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw failure("open") }
+    let type = info.st_mode & S_IFMT
+    guard type != S_IFDIR else { throw refusal("Is a directory") }
+    if type != S_IFREG {
+      guard !regularFileOnly else { throw refusal("not a regular file") }
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)  // a pipe: wait for its writer
+    }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
     while true {
-      let count = fread(&chunk, 1, chunk.count, file)
+      let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      guard count >= 0 else { throw failure("read") }
+      if count == 0 { break }
+      guard bytes.count + count <= maxSize else { throw refusal("larger than \(maxSize) bytes") }
       bytes.append(contentsOf: chunk[..<count])
-      if count < chunk.count {
-        if ferror(file) != 0 { throw failure("read") }
-        break
-      }
     }
     return bytes
   }

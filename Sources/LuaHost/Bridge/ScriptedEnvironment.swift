@@ -22,6 +22,7 @@ extension ScriptedTree {
         try View.treeLock.withLock {
           guard let self else { throw ScriptedTree.goneError }
           let view = try environment.liveView()
+          try self.checkReach(view)
           let name = try String(luaValue: key)
           guard name == "error_handler" else {
             return ScriptedTree.luaValue(of: view.environment[named: name])
@@ -50,6 +51,7 @@ extension ScriptedTree {
           // `nil` must be Optional<Any>.none: LuaValue is itself expressible by `nil`.
           let stored: Any? = value.isNil ? Optional<Any>.none : value
           let view = try environment.liveView()
+          try self.checkReach(view)
           let old = (view.localEnvironmentValue(named: name) as? LuaValue).map {
             name.utf8.count + ScriptedTree.memoryCost(of: $0)
           }

@@ -13,15 +13,28 @@ extension ScriptedTree {
         guard let self else { throw ScriptedTree.goneError }
         return self
       }
+      // Every entry point holds the tree lock and first checks that the view is within
+      // this script's reach (see `checkReach`).
       func locked(_ get: @escaping (View) throws -> LuaValue) -> (View) throws -> LuaValue {
-        ScriptedTree.locked(get)
+        ScriptedTree.locked { view in
+          try tree().checkReach(view)
+          return try get(view)
+        }
       }
       func lockedSet(_ set: @escaping (View, LuaValue) throws -> Void) -> (View, LuaValue) throws
         -> Void
-      { ScriptedTree.locked(set) }
+      {
+        ScriptedTree.locked { view, value in
+          try tree().checkReach(view)
+          try set(view, value)
+        }
+      }
       func lockedMethod(_ body: @escaping LuaObjectType<View>.Method) -> LuaObjectType<View>.Method
       {
-        ScriptedTree.locked(body)
+        ScriptedTree.locked { view, arguments in
+          try tree().checkReach(view)
+          return try body(view, arguments)
+        }
       }
       type.property(
         "id", get: locked { .string(LuaString($0.id)) },
@@ -61,7 +74,7 @@ extension ScriptedTree {
       type.property(
         "value", get: locked { .string(LuaString($0.value)) },
         set: lockedSet { view, value in _ = try tree().setValue(of: view, to: string(value)) })
-      type.property("env", get: { try tree().lua.userdata(ScriptedEnvironment(view: $0)) })
+      type.property("env", get: locked { try tree().lua.userdata(ScriptedEnvironment(view: $0)) })
       type.property(
         "alert", get: locked { view in try view.alert.map { try tree().table($0) } ?? .nil })
       type.property(
@@ -107,6 +120,7 @@ extension ScriptedTree {
         "remove",
         lockedMethod { view, _ in
           try tree().checkMovable(view, "remove")
+          try tree().checkOwned(view, "remove")
           return [.boolean(view.removeFromParent())]
         })
       type.method("tap", lockedMethod { view, _ in [.boolean(view.tap())] })

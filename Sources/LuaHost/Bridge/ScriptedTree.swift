@@ -99,9 +99,29 @@ public final class ScriptedTree {
     }
   }
 
+  /// Throws unless `view` is within this script's reach: inside ``root``'s subtree, or in a
+  /// detached subtree whose top view this script made. Where a view sits decides, not who
+  /// made it: a plugin's view that the host's Swift code moves out of the plugin's panel is
+  /// out of the plugin's reach from then on, so a plugin cannot follow its own views
+  /// into the host's part of the tree.
+  func checkReach(_ view: View) throws {
+    var node = view
+    while node !== root {
+      guard let parent = node.parent else {
+        if node.memoryAccount === memoryAccount { return }
+        throw LuaError(
+          kind: .runtime, message: "view \(view) is outside this script's reach (ui.root)")
+      }
+      node = parent
+    }
+  }
+
   /// Moves `child` under `parent` (at `index`, or last), after the checks every move from
-  /// Lua makes: `ui.root` stays put, and neither view may belong to another state.
+  /// Lua makes: `ui.root` stays put, both views are within reach, and neither may belong
+  /// to another state.
   func place(_ child: View, in parent: View, at index: Int?) throws {
+    try checkReach(child)
+    try checkReach(parent)
     try checkMovable(child, "move")
     try checkOwned(child, "move")
     try checkOwned(parent, "move into")

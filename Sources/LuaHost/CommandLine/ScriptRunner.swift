@@ -245,7 +245,8 @@ public struct ScriptRunner {
   }
 
   private func report(_ text: String) {
-    StandardStreams.error("\(standsInForLua ? programName : "luahost"): \(text)\n")
+    StandardStreams.error(
+      "\(standsInForLua ? programName : "luahost"): \(text.visibleControls())\n")
   }
 
   private func makeArgTable(in lua: LuaState, options: CommandLineOptions) throws {
@@ -281,7 +282,8 @@ public struct ScriptRunner {
       while case let c = getchar(), c != EOF { bytes.append(UInt8(truncatingIfNeeded: c)) }
       chunk = try lua.load(script: bytes, name: "=stdin")
     } else {
-      chunk = try lua.load(file: script)
+      // A script may be a pipe (`luahost <(…)`), as for `lua`.
+      chunk = try lua.load(script: LuaState.readFile(script), name: "@" + script)
     }
     guard case .table(let arg) = try lua.globals().get("arg") else {
       throw LuaError(kind: .runtime, message: "'arg' is not a table")

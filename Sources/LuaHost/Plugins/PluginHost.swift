@@ -99,7 +99,10 @@ public final class PluginHost: @unchecked Sendable {
     let baseName = String(path.split(separator: "/").last ?? "plugin")
     let defaultName = baseName.hasSuffix(".lua") ? String(baseName.dropLast(4)) : baseName
     var manifest = PluginManifest(name: defaultName)
-    if isFolder, let source = try? LuaState.readFile(path + "/manifest.lua") {
+    if isFolder,
+      let source = try? LuaState.readFile(
+        path + "/manifest.lua", maxSize: 1 << 20, regularFileOnly: true)
+    {
       manifest = try PluginManifest(
         source: String(decoding: source, as: UTF8.self), defaultName: defaultName)
     }
@@ -118,12 +121,13 @@ public final class PluginHost: @unchecked Sendable {
     sandbox.moduleDirectory = isFolder ? path : nil
     let label = manifest.name
     let output = settings.output
-    // Every line of a printed text carries the label, so a plugin cannot print a line that
-    // looks like another plugin's.
+    // Every line of a printed text carries the label, and control characters show as
+    // escapes (a carriage return could hide the label), so a plugin cannot print a line
+    // that looks like another plugin's.
     sandbox.output = { line in
       for part in line.bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
       {
-        output("[\(label)] " + String(decoding: part, as: UTF8.self))
+        output("[\(label)] " + String(decoding: part, as: UTF8.self).visibleControls())
       }
     }
     let lua = try LuaState(sandbox: sandbox)

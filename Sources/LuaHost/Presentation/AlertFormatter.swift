@@ -11,12 +11,16 @@ public enum AlertFormatter {
   ///   source: app.lua:7
   ///   dismiss: That sucks
   /// ```
+  /// Every string a script chose shows its control characters escaped.
   public static func plain(_ alert: Alert) -> String {
-    var lines = ["alert: \(alert.title)" + (alert.count > 1 ? " ×\(alert.count)" : "")]
-    lines.append("  message: \(alert.message)")
-    lines.append("  view: \(alert.path)")
-    if let location = alert.sourceLocation { lines.append("  source: \(location)") }
-    lines.append("  dismiss: \(alert.dismissLabel)")
+    let title = alert.title.visibleControls(keepingNewlines: false)
+    var lines = ["alert: \(title)" + (alert.count > 1 ? " ×\(alert.count)" : "")]
+    lines.append("  message: \(alert.message.visibleControls())")
+    lines.append("  view: \(alert.path.visibleControls(keepingNewlines: false))")
+    if let location = alert.sourceLocation {
+      lines.append("  source: \(location.visibleControls(keepingNewlines: false))")
+    }
+    lines.append("  dismiss: \(alert.dismissLabel.visibleControls(keepingNewlines: false))")
     return lines.joined(separator: "\n")
   }
 
@@ -24,12 +28,16 @@ public enum AlertFormatter {
   public static func box(_ alert: Alert, width: Int = 72, bold: String = "", reset: String = "")
     -> String
   {
-    let title = alert.title + (alert.count > 1 ? " ×\(alert.count)" : "")
-    var body = wrap(alert.message, width: max(width - 4, 10))
+    let title =
+      alert.title.visibleControls(keepingNewlines: false)
+      + (alert.count > 1 ? " ×\(alert.count)" : "")
+    var body = wrap(alert.message.visibleControls(), width: max(width - 4, 10))
     body.append("")
-    body.append("view:   \(alert.path)")
-    if let location = alert.sourceLocation { body.append("source: \(location)") }
-    let button = "[ \(alert.dismissLabel) ]"
+    body.append("view:   \(alert.path.visibleControls(keepingNewlines: false))")
+    if let location = alert.sourceLocation {
+      body.append("source: \(location.visibleControls(keepingNewlines: false))")
+    }
+    let button = "[ \(alert.dismissLabel.visibleControls(keepingNewlines: false)) ]"
     let inner = min(
       max(width - 4, 10), max(body.map(\.count).max() ?? 0, button.count, title.count + 2))
     func line(_ text: String) -> String {

@@ -35,16 +35,18 @@ public enum TestReport {
     var lines: [String] = []
     var currentFile: String?
     for result in results {
+      let name = result.name.visibleControls(keepingNewlines: false)
       if result.file != currentFile {
         currentFile = result.file
         lines.append(result.file)
       }
       switch result.status {
-      case .passed: lines.append("  " + paint("PASS", "32") + " \(result.name)")
-      case .skipped: lines.append("  " + paint("SKIP", "33") + " \(result.name)")
+      case .passed: lines.append("  " + paint("PASS", "32") + " \(name)")
+      case .skipped: lines.append("  " + paint("SKIP", "33") + " \(name)")
       case .failed:
-        lines.append("  " + paint("FAIL", "31") + " \(result.name) (\(result.location))")
-        for line in (result.message ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+        lines.append("  " + paint("FAIL", "31") + " \(name) (\(result.location))")
+        for line in (result.message ?? "").visibleControls().split(
+          separator: "\n", omittingEmptySubsequences: false)
         {
           lines.append("       \(line)")
         }
@@ -61,11 +63,14 @@ public enum TestReport {
     var lines = ["TAP version 13", "1..\(results.count)"]
     for (index, result) in results.enumerated() {
       let number = index + 1
+      // A `#` would start a TAP directive (`# SKIP`): escaped as TAP allows.
+      let name = result.name.visibleControls(keepingNewlines: false)
+        .split(separator: "#", omittingEmptySubsequences: false).joined(separator: "\\#")
       switch result.status {
-      case .passed: lines.append("ok \(number) - \(result.name)")
-      case .skipped: lines.append("ok \(number) - \(result.name) # SKIP")
+      case .passed: lines.append("ok \(number) - \(name)")
+      case .skipped: lines.append("ok \(number) - \(name) # SKIP")
       case .failed:
-        lines.append("not ok \(number) - \(result.name)")
+        lines.append("not ok \(number) - \(name)")
         lines.append("  ---")
         lines.append("  message: \(jsonString(result.message ?? ""))")
         lines.append("  at: \(jsonString(result.location))")

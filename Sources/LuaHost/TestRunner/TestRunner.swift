@@ -1,5 +1,11 @@
 import Lua
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Runs `*_test.lua` files: each test in a fresh sandbox with a fresh app tree, under a
 /// deadline, so a failing, erroring or hanging test fails alone.
 public struct TestRunner {
@@ -25,24 +31,33 @@ public struct TestRunner {
   public init(options: Options) { self.options = options }
 
   /// The `*_test.lua` files under `paths` (files are taken as given), sorted; hidden
-  /// folders and `.build` are skipped.
+  /// folders and `.build` are skipped. The walk does not follow symbolic links to folders
+  /// (two links to `.` would make it exponential) and visits each folder once; only
+  /// regular files are taken.
   public static func discover(_ paths: [String]) -> [String] {
     var found: [String] = []
+    var visited = Set<[UInt64]>()
     for path in paths {
-      if PluginHost.isDirectory(path) {
-        var pending = [path]
-        while let folder = pending.popLast() {
-          for entry in PluginHost.entries(of: folder) where entry != ".build" {
-            let child = folder == "." ? entry : folder + "/" + entry
-            if PluginHost.isDirectory(child) {
-              pending.append(child)
-            } else if entry.hasSuffix("_test.lua") {
-              found.append(child)
-            }
+      guard PluginHost.isDirectory(path) else {
+        found.append(path)
+        continue
+      }
+      var pending = [path]
+      while let folder = pending.popLast() {
+        var info = stat()
+        guard stat(folder, &info) == 0,
+          visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted
+        else { continue }
+        for entry in PluginHost.entries(of: folder) where entry != ".build" {
+          let child = folder == "." ? entry : folder + "/" + entry
+          var link = stat()
+          guard lstat(child, &link) == 0 else { continue }
+          if (link.st_mode & S_IFMT) == S_IFDIR {
+            pending.append(child)
+          } else if entry.hasSuffix("_test.lua"), PluginHost.isFile(child) {
+            found.append(child)
           }
         }
-      } else {
-        found.append(path)
       }
     }
     return found.sorted()

@@ -72,8 +72,10 @@ enum ErrorRouter {
       case .escalate(let replacement): return .passUp(replacement)
       }
     } catch let failure {
+      // The original stays the first error of the chain, so nested failures do not nest.
+      let original = (error as? ViewTreeError)?.rootOriginal ?? error
       return .passUp(
-        ViewTreeError.handlerFailed(boundary: node.path, original: error, failure: failure))
+        ViewTreeError.handlerFailed(boundary: node.path, original: original, failure: failure))
     }
   }
 }

@@ -17,6 +17,22 @@ public enum ViewTreeError: Error {
 
 // MARK: - Descriptions
 
+extension ViewTreeError {
+  /// The longest part of another error's message that a description repeats.
+  static let quotedMessageLimit = 2_000
+
+  static func clip(_ text: String) -> String {
+    guard text.utf8.count > quotedMessageLimit else { return text }
+    return String(text.prefix(quotedMessageLimit)) + "…"
+  }
+
+  /// The error a chain of failed handlers started from.
+  var rootOriginal: (any Error)? {
+    guard case .handlerFailed(_, let original, _) = self else { return nil }
+    return (original as? ViewTreeError)?.rootOriginal ?? original
+  }
+}
+
 extension ViewTreeError: CustomStringConvertible {
   /// A one-line explanation.
   public var description: String {
@@ -26,8 +42,10 @@ extension ViewTreeError: CustomStringConvertible {
     case .indexOutOfRange(let index, let count):
       return "index \(index) is out of range 0...\(count)"
     case .handlerFailed(let boundary, let original, let failure):
-      return "the error handler at \(boundary) failed: \(Alert.message(for: failure))"
-        + " (while handling: \(Alert.message(for: original)))"
+      // Clipped: a chain of failing handlers, each re-raising what it got, would otherwise
+      // build a message that grows with every level (quadratic work in all).
+      return "the error handler at \(boundary) failed: \(Self.clip(Alert.message(for: failure)))"
+        + " (while handling: \(Self.clip(Alert.message(for: original))))"
     }
   }
 }

@@ -1,0 +1,222 @@
+import Lua
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The sandbox's sealing (issue "Seal the sandbox"), one suite per class of weakness. Every
+/// case here ran past its limit, or outgrew its memory, before the fix.
+@Suite(.timeLimit(.minutes(3))) struct SandboxSealTests {
+  static func sandbox(
+    timeout: Duration? = .milliseconds(200), memory: Int? = 16 << 20, instructions: Int? = nil
+  ) throws -> LuaState {
+    var sandbox = LuaSandbox()
+    sandbox.timeout = timeout
+    sandbox.memoryLimit = memory
+    sandbox.instructionLimit = instructions
+    sandbox.output = { _ in }
+    return try LuaState(sandbox: sandbox)
+  }
+
+  /// Runs `code`, which must fail with `kind` within `bound`; the state must then still work.
+  func expectStop(
+    _ lua: LuaState, _ code: String, _ kind: LuaError.Kind, bound: Duration = .seconds(5),
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    let start = ContinuousClock.now
+    do {
+      try lua.run(code, name: "=attack")
+      Issue.record("ran to the end: \(code)", sourceLocation: sourceLocation)
+    } catch let error as LuaError {
+      #expect(error.kind == kind, "\(code): \(error.message)", sourceLocation: sourceLocation)
+    } catch {
+      Issue.record("\(code): \(error)", sourceLocation: sourceLocation)
+    }
+    let took = ContinuousClock.now - start
+    #expect(took < bound, "\(code) took \(took)", sourceLocation: sourceLocation)
+    #expect((try? lua.run("return 1 + 1")) == [2], sourceLocation: sourceLocation)
+  }
+
+  // MARK: 1. Memory
+
+  @Test func theLimitHoldsAfterSwiftPushesPassedIt() throws {
+    let lua = try Self.sandbox(timeout: .seconds(20), memory: 8 << 20)
+    // Swift-side pushes are never refused, so this takes `used` past the limit...
+    let big = LuaString(bytes: [UInt8](repeating: 65, count: 12 << 20))
+    try lua.globals().set("big", .string(big))
+    #expect(lua.memoryInUse > 8 << 20)
+    // ...and the limit must still refuse what the script allocates next.
+    let error = try #require(throws: LuaError.self) {
+      try lua.run("local s = 'x' for i = 1, 40 do s = s .. s end")
+    }
+    #expect(error.kind == .memory)
+    #expect(lua.memoryInUse < 24 << 20)
+    try lua.globals().rawSet("big", .nil)
+    lua.collectGarbage()
+    #expect(try lua.run("return #('x'):rep(1000)") == [1000])
+  }
+
+  @Test func swiftSideChargesCountAgainstTheLimit() throws {
+    let lua = try Self.sandbox(memory: 8 << 20)
+    let account = try lua.memoryAccount()
+    #expect(account.charge(4 << 20))
+    #expect(!account.charge(8 << 20))
+    expectStop(lua, "local s = ('x'):rep(3 << 20)", .memory)
+    account.release(4 << 20)
+    #expect(try lua.run("return #('x'):rep(3 << 20)") == [.integer(3 << 20)])
+    #expect(account.charge(100, overdraft: true))
+  }
+
+  @Test func theLimitHoldsWithTheCollectorStopped() throws {
+    let lua = try Self.sandbox(timeout: .seconds(20), memory: 8 << 20)
+    expectStop(
+      lua, "collectgarbage('stop') local t = {} for i = 1, 1e7 do t[i] = {} end", .memory)
+  }
+
+  // MARK: 2. C calls that no hook reaches
+
+  static let longCalls = [
+    "table.move({}, 1, math.maxinteger - 1, 2)",
+    "table.move({1}, 1, 1e15, 2, {})",
+    "local t = setmetatable({}, {__len = function() return 1e15 end}) table.insert(t, 1, 1)",
+    "local t = setmetatable({}, {__len = function() return 1e15 end}) table.remove(t, 1)",
+    "table.concat(setmetatable({}, {__index = function() return '' end}), '', 1, 1e15)",
+    "string.rep('', 1e15) string.rep('', 1e15, '') while true do end",
+    "return ('a'):rep(150):find('.-.-.-.-b')",
+    "return ('a'):rep(25):find(('.-'):rep(12) .. 'b')",
+    "for m in ('^a'):rep(20000):gmatch('^a.-.-.-.-b') do end",
+    "return ('x'):rep(100000):gsub('', ('%0'):rep(100000))",
+    "return ('ab'):rep(3000):find('(.-)%1%1%1c')",
+    "local s = {'local x'} for i = 1, 30000 do s[#s + 1] = 'goto l' .. i end for i = 1, 30000 do s[#s + 1] = '::l' .. i .. ':: x = 1' end return load(table.concat(s, ' '))",
+    "return load(function() return ' ' end)",
+    "local t = {} for i = 1, 5e5 do t[i] = -i end table.sort(t) table.sort(t) table.sort(t)",
+  ]
+
+  @Test(arguments: longCalls) func aDeadlineStopsLongCalls(_ code: String) throws {
+    expectStop(try Self.sandbox(), code, .timeout)
+  }
+
+  @Test(arguments: longCalls) func anInstructionBudgetStopsLongCalls(_ code: String) throws {
+    expectStop(try Self.sandbox(timeout: nil, instructions: 200_000), code, .instructionLimit)
+  }
+
+  @Test func theParserOfTheMainChunkIsUnderTheDeadline() throws {
+    let lua = try Self.sandbox()
+    var source = ""
+    for _ in 0..<3 {
+      source += "function f() local x "
+      for i in 0..<30000 { source += "goto l\(i) " }
+      for i in 0..<30000 { source += "::l\(i):: x = 1 " }
+      source += "end "
+    }
+    let start = ContinuousClock.now
+    let error = try #require(throws: LuaError.self) { try lua.load(source, name: "=main") }
+    #expect(error.kind == .timeout)
+    #expect(ContinuousClock.now - start < .seconds(5))
+  }
+
+  @Test func linearWorkRunsAtAnySize() throws {
+    let lua = try Self.sandbox(timeout: .seconds(30), memory: 256 << 20)
+    let results = try lua.run(
+      """
+      local s = ('word  \\t '):rep(300000)
+      local squeezed = s:gsub('%s+', ' ')
+      local trimmed = ('  ' .. ('x'):rep(1 << 20) .. '  '):match('^%s*(.-)%s*$')
+      local n = 0 for w in s:gmatch('%a+') do n = n + 1 end
+      return #squeezed, #trimmed, n, s:find('word', 1, true)
+      """)
+    #expect(results == [.integer(1_500_000), .integer(1 << 20), .integer(300_000), 1, 4])
+  }
+
+  // MARK: 3. Stops that do not reach
+
+  @Test func stopsReachCloseHandlersOfCoroutines() throws {
+    let lua = try Self.sandbox()
+    let looping = "local x <close> = setmetatable({}, {__close = function() while true do end end})"
+    expectStop(
+      lua, "local co = coroutine.create(function() \(looping) coroutine.yield() end) coroutine.resume(co) coroutine.close(co)",
+      .timeout)
+    expectStop(lua, "coroutine.wrap(function() \(looping) error('x') end)()", .timeout)
+    expectStop(
+      lua, "local co = coroutine.wrap(function() \(looping) while true do end end) co()", .timeout)
+  }
+
+  @Test func aStopIsStickyThroughCoroutineFunctions() throws {
+    let lua = try Self.sandbox(timeout: nil, instructions: 100_000)
+    try lua.globals().set("went_on", false)
+    for code in [
+      "local co = coroutine.create(function() while true do end end) local ok, e = coroutine.resume(co) went_on = true",
+      "local co = coroutine.create(function() while true do end end) coroutine.resume(co) coroutine.close(co) went_on = true",
+      "pcall(coroutine.wrap(function() while true do end end)) went_on = true",
+      "local ok = pcall(load, function() while true do end end) went_on = true",
+    ] {
+      expectStop(lua, code, .instructionLimit)
+      #expect(try lua.globals().get("went_on") == false, "\(code)")
+    }
+  }
+
+  @Test func aCoroutineStoppedInsideACBoundaryIsNotRunAgain() throws {
+    let lua = try Self.sandbox()
+    // table.sort's comparator is not yieldable: the stop is raised in the coroutine.
+    expectStop(
+      lua,
+      "co = coroutine.create(function() local x <close> = setmetatable({}, {__close = function() while true do end end}) table.sort({3, 2, 1}, function(a, b) while true do end end) end) coroutine.resume(co)",
+      .timeout)
+    let closed = try lua.run("return coroutine.close(co)")
+    #expect(closed.first == false)
+  }
+
+  // MARK: 4. Host code that runs script code
+
+  @Test func errorValuesTostringRunsUnderALimit() throws {
+    let lua = try Self.sandbox()
+    let start = ContinuousClock.now
+    let error = try #require(throws: LuaError.self) {
+      try lua.run("error(setmetatable({}, {__tostring = function() while true do end end}))")
+    }
+    #expect(ContinuousClock.now - start < .seconds(5))
+    #expect(error.kind == .timeout || error.message.contains("table value"), "\(error.message)")
+  }
+
+  @Test func tableAccessFromSwiftRunsUnderALimit() throws {
+    let lua = try Self.sandbox()
+    try lua.run("setmetatable(_G, {__newindex = function() while true do end end})")
+    let error = try #require(throws: LuaError.self) { try lua.globals().set("x", 1) }
+    #expect(error.kind == .timeout)
+    try lua.globals().rawSet("y", 2)
+    #expect(try lua.run("return y") == [2])
+  }
+
+  // MARK: 6. Files
+
+  @Test func requireStaysInsideItsFolder() throws {
+    let folder = "/tmp/luahost-require-\(UInt32.random(in: 0...UInt32.max))"
+    let module = "\(folder)/mods"
+    try Shell.run("mkdir -p \(module)/pkg && echo 'return 42' > \(module)/ok.lua"
+      + " && echo 'return \"init\"' > \(module)/pkg/init.lua"
+      + " && echo 'return \"secret\"' > \(folder)/secret.lua"
+      + " && ln -s \(folder)/secret.lua \(module)/link.lua && ln -s /dev/zero \(module)/zero.lua"
+      + " && mkfifo \(module)/fifo.lua && ln -s .. \(module)/up")
+    defer { try? Shell.run("rm -rf \(folder)") }
+    var sandbox = LuaSandbox()
+    sandbox.moduleDirectory = module
+    sandbox.timeout = .seconds(5)
+    let lua = try LuaState(sandbox: sandbox)
+    #expect(try lua.run("return require('ok'), (require('pkg'))") == [42, "init"])
+    for name in ["link", "zero", "fifo", "up.secret", "up/secret", "../secret"] {
+      let error = try #require(throws: LuaError.self) { try lua.run("return require('\(name)')") }
+      #expect(error.message.contains("not found"), "\(name): \(error.message)")
+    }
+    try lua.run("package.path = '\(folder)/?.lua'")
+    #expect(throws: LuaError.self) { try lua.run("return require('secret')") }
+  }
+}
+
+/// Runs shell commands for fixtures.
+enum Shell {
+  static func run(_ command: String) throws {
+    let status = command.withCString { system($0) }
+    guard status == 0 else { throw LuaError(kind: .file, message: "\(command): \(status)") }
+  }
+}
