@@ -30,7 +30,7 @@ static int lh_print(lua_State *L) {
 
 /* xpcall's message handler: a host stop passes through untouched (the script's handler
  * could loop in it with hooks off); anything else goes to the script's handler. */
-static int lh_xpcall_handler(lua_State *L) {
+int lh_xpcall_handler(lua_State *L) {
   if (lh_stop_reason(L, 1) != LH_STOP_NONE) return 1;
   lua_pushvalue(L, lua_upvalueindex(1));
   lua_insert(L, 1);
@@ -60,22 +60,37 @@ static int lh_xpcall(lua_State *L) {
   return lh_finishpcall(L, status, 2);
 }
 
-/* setmetatable, refusing a metatable with __gc: finalizers run with hooks off, so a
- * looping one would hang the host. */
+/* setmetatable. A metatable with __gc does not mark the object for Lua's collector,
+ * which would run the finalizer with hooks off (a looping one would hang the host): the
+ * field is hidden while Lua marks, and the object is registered for a deferred finalizer
+ * that runs under the script's limits instead (lh_gc.c). */
 static int lh_setmetatable(lua_State *L) {
   int t = lua_type(L, 2);
   luaL_checktype(L, 1, LUA_TTABLE);
   luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
   if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL)
     return luaL_error(L, "cannot change a protected metatable");
+  lua_settop(L, 2);
+  int finalized = 0;
   if (t == LUA_TTABLE) {
     lua_pushliteral(L, "__gc");
-    if (lua_rawget(L, 2) != LUA_TNIL)
-      return luaL_error(L, "__gc metamethods are not allowed in the sandbox");
-    lua_pop(L, 1);
+    finalized = lua_rawget(L, 2) != LUA_TNIL; /* stack: t, mt, gc */
   }
-  lua_settop(L, 2);
-  lua_setmetatable(L, 1);
+  if (finalized) {
+    lua_pushliteral(L, "__gc");
+    lua_pushnil(L);
+    lua_rawset(L, 2);
+    lua_pushvalue(L, 2);
+    lua_setmetatable(L, 1);
+    lua_pushliteral(L, "__gc");
+    lua_pushvalue(L, 3);
+    lua_rawset(L, 2);
+    lh_register_finalizer(L, 1);
+  } else {
+    lua_settop(L, 2);
+    lua_setmetatable(L, 1);
+  }
+  lua_settop(L, 1);
   return 1;
 }
 

@@ -314,6 +314,8 @@ static int lh_sandboxlib_k(lua_State *L) {
   luaL_setfuncs(L, functions, 0);
   lh_pushmatchlib(L);
   lh_pushbaselib(L);
+  lh_pushgclib(L);
+  lh_pushdebuglib(L);
   luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
   lua_setfield(L, -2, "loaded");
   if (lua_getglobal(L, LUA_TABLIBNAME) == LUA_TTABLE && lua_getfield(L, -1, "sort") == LUA_TFUNCTION) {

@@ -50,6 +50,12 @@ static inline void lh_tick(lh_matcher *m, unsigned n) {
   }
 }
 
+/* A set is scanned from its start for every character tested: charge its length, or a
+ * pattern with a huge set would do unpaid work at each step. */
+static inline unsigned lh_set_cost(const char *p, const char *ep) {
+  return (unsigned)((size_t)(ep - p) >> 4);
+}
+
 /* The end of the single-character class that starts at p. */
 static const char *lh_class_end(lh_matcher *m, const char *p) {
   if (*p++ == '%') {
@@ -57,11 +63,13 @@ static const char *lh_class_end(lh_matcher *m, const char *p) {
     return p + 1;
   }
   if (*(p - 1) == '[') {
+    const char *start = p;
     if (*p == '^') p++;
     do { /* the first character after '[' (or "[^") belongs to the set, even a ']' */
       if (p == m->p_end) luaL_error(m->L, "malformed pattern (missing ']')");
       if (*(p++) == '%' && p < m->p_end) p++;
     } while (*p != ']');
+    lh_tick(m, lh_set_cost(start, p));
     return p + 1;
   }
   return p;
@@ -113,7 +121,9 @@ static int lh_single(lh_matcher *m, const char *s, const char *p, const char *ep
   switch (*p) {
     case '.': return 1;
     case '%': return lh_class(c, (unsigned char)*(p + 1));
-    case '[': return lh_in_set(c, p, ep - 1);
+    case '[':
+      lh_tick(m, lh_set_cost(p, ep));
+      return lh_in_set(c, p, ep - 1);
     default: return (unsigned char)*p == c;
   }
 }
@@ -213,6 +223,7 @@ static const char *lh_do_match(lh_matcher *m, const char *s, const char *p) {
             p += 2;
             if (*p != '[') luaL_error(m->L, "missing '[' after '%%f' in pattern");
             const char *ep = lh_class_end(m, p);
+            lh_tick(m, 2 * lh_set_cost(p, ep));
             int prev = s == m->src_init ? '\0' : (unsigned char)*(s - 1);
             if (!lh_in_set(prev, p, ep - 1) && lh_in_set((unsigned char)*s, p, ep - 1)) {
               p = ep;

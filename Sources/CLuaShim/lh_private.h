@@ -5,9 +5,6 @@
 #include "lh_shim.h"
 
 /* lh_state.c */
-/// Whether `grow` more bytes fit under S's limit (Lua's own and Swift's charges). Compares,
-/// never subtracts: `used` may exceed `limit`.
-int lh_fits(lh_state *S, size_t grow);
 /// Marks a coroutine whose hooks Lua has switched off for good (see lh_stop.c). [-0,+0]
 void lh_markthread(lua_State *L);
 int lh_threadmarked(lua_State *L);
@@ -34,9 +31,24 @@ int lh_loadpieces(lua_State *L, const char *buf, size_t len, const char *chunkna
                   const char *mode);
 
 /* lh_base.c */
+/// The message handler the sandbox's xpcall puts around the script's handler.
+int lh_xpcall_handler(lua_State *L);
 /// Sets xpcall, setmetatable, makeprint(writer) and makerequire(package, reader) in the
 /// table on top. [-0, +0]
 void lh_pushbaselib(lua_State *L);
+
+/* lh_gc.c */
+/// Registers the object at idx for a deferred finalizer (its metatable's __gc, read when
+/// it is finalized). [-0, +0]; raises on memory errors.
+void lh_register_finalizer(lua_State *L, int idx);
+/// Runs the queued finalizers. [-0, +0]; raises only stops.
+int lh_drain_finalizers(lua_State *L);
+/// Sets makecollectgarbage(original) in the table on top. [-0, +0]
+void lh_pushgclib(lua_State *L);
+
+/* lh_debug.c */
+/// Sets `debug`, the read-only slice (traceback, getinfo), in the table on top. [-0, +0]
+void lh_pushdebuglib(lua_State *L);
 
 /* lh_match.c */
 /// Sets find, match, gmatch and gsub in the table on top. [-0, +0]

@@ -5,6 +5,16 @@
 
 /* ---- Protected calls ---- */
 
+static int lh_drain_finalizers_k(lua_State *L) { return lh_drain_finalizers(L); }
+
+/* Runs the finalizers the collector queued during the outermost call, before it ends, so
+ * they run under its deadline and budget (a stop leaves them queued). Stack unchanged. */
+static void lh_finalize_pending(lua_State *L, lh_state *S) {
+  if (atomic_load(&S->stop) != LH_STOP_NONE || !lua_checkstack(L, 2)) return;
+  lua_pushcfunction(L, lh_drain_finalizers_k);
+  if (lua_pcall(L, 0, 0, 0) != LUA_OK) lua_pop(L, 1);
+}
+
 void lh_pushmsgh(lua_State *L) { lua_pushcfunction(L, lh_msgh); }
 
 /* The protected call itself, with lh_msgh already below the function (pushed first by the
@@ -23,6 +33,7 @@ int lh_pcallh(lua_State *L, int nargs, int nresults) {
   if (outer_running != L) outer_running = atomic_exchange(&S->running, L);
   if (S->depth++ == 0) lh_begin(L, S);
   int status = lua_pcall(L, nargs, nresults, handler);
+  if (S->fin_pending && S->depth == 1) lh_finalize_pending(L, S);
   if (--S->depth == 0) lh_end(L, S);
   if (outer_running != L) atomic_store(&S->running, outer_running);
   S->enforce = enforce;
@@ -160,3 +171,12 @@ int lh_pconcat(lua_State *L, int n) {
   return lh_pcall(L, n, 1);
 }
 
+
+/* Calls the function below its arguments and returns all its results: a C frame below a
+ * script's main chunk, as lua.c has (tracebacks end in "[C]: in ?"). */
+static int lh_callmain_k(lua_State *L) {
+  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
+void lh_pushcallmain(lua_State *L) { lua_pushcfunction(L, lh_callmain_k); }

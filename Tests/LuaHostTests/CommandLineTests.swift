@@ -120,8 +120,8 @@ import Testing
   }
 
   @Test func scriptsAreSandboxedByDefault() throws {
-    let sandboxed = try Luahost.run(["-e", "print(io, os.execute, debug)"])
-    #expect(sandboxed.stdout == "nil\tnil\tnil\n")
+    let sandboxed = try Luahost.run(["-e", "print(io, os.execute, debug.sethook, debug.getlocal)"])
+    #expect(sandboxed.stdout == "nil\tnil\tnil\tnil\n")
     let trusted = try Luahost.run(["--trusted", "-e", "print(type(io), type(os.execute))"])
     #expect(trusted.stdout == "table\tfunction\n")
     let allowed = try Luahost.run(["--allow", "io", "-e", "print(type(io), os.execute)"])

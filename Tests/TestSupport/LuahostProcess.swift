@@ -42,10 +42,15 @@ public enum Luahost {
     try temporaryFile(Array(source.utf8))
   }
 
-  /// Runs `luahost` with `arguments`, feeding `stdin`, and waits for it.
+  /// How long one run may take before it is killed (and the test fails): a hung `luahost`
+  /// must not hang the suite.
+  public static let defaultTimeout: Double = 120
+
+  /// Runs `luahost` with `arguments`, feeding `stdin`, and waits for it to exit, or kills
+  /// it after `timeout` seconds (the result then has status 137 and says so on stderr).
   public static func run(
     _ arguments: [String], stdin: String = "", environment: [String: String] = [:],
-    directory: String? = nil
+    directory: String? = nil, timeout: Double = defaultTimeout
   ) throws -> ProcessResult {
     let process = Process()
     process.executableURL = executable
@@ -64,6 +69,11 @@ public enum Luahost {
     process.standardOutput = output
     process.standardError = errors
     try process.run()
+    let killer = DispatchWorkItem { [process] in
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
+    defer { killer.cancel() }
     input.fileHandleForWriting.write(Data(stdin.utf8))
     try input.fileHandleForWriting.close()
     // Read stderr on another thread so a full pipe never blocks the child.
@@ -78,10 +88,51 @@ public enum Luahost {
     done.wait()
     let errorData = errorBox.data
     process.waitUntilExit()
+    let killed = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
     return ProcessResult(
-      status: process.terminationStatus,
+      status: killed ? 137 : process.terminationStatus,
       stdout: String(decoding: outputData, as: UTF8.self),
-      stderr: String(decoding: errorData, as: UTF8.self))
+      stderr: String(decoding: errorData, as: UTF8.self)
+        + (killed ? "\n[killed after \(timeout) s]" : ""))
+  }
+
+  /// Runs `line` in `luahost -i` with `arguments` (the REPL reading a pipe) and returns the
+  /// process's peak resident memory in bytes (`VmHWM`), read once the line has finished
+  /// (the REPL then answers `.help`), while the process is still alive. The peak cannot be
+  /// taken from `wait4`: Linux carries a parent's peak over into a child it spawns.
+  public static func peakMemory(
+    _ arguments: [String], running line: String, timeout: Double = defaultTimeout
+  ) throws -> Int {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments + ["-i"]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let killer = DispatchWorkItem { [process] in
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
+    defer { killer.cancel() }
+    // `.help` answers without running Lua, so it comes even when the script left no memory.
+    let marker = "show the sandbox profile"
+    input.fileHandleForWriting.write(Data((line + "\n.help\n").utf8))
+    var tail = Data()  // only the end is searched: the output may be large
+    while !String(decoding: tail, as: UTF8.self).contains(marker) {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { break }  // the process ended early
+      tail = tail.suffix(256) + chunk
+    }
+    let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+    try input.fileHandleForWriting.close()
+    process.waitUntilExit()
+    guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+      let kib = Int(line.split(separator: " ").dropFirst().first ?? "")
+    else { throw CocoaError(.fileReadCorruptFile) }
+    return kib * 1024
   }
 }
 

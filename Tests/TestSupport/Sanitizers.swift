@@ -12,3 +12,12 @@ public enum Sanitizers {
     dlsym(nil, "__tsan_init") != nil  // nil is RTLD_DEFAULT on glibc
   }
 }
+
+extension Sanitizers {
+  /// Whether AddressSanitizer's runtime is loaded: it keeps freed memory in quarantine and
+  /// shadow memory beside it, so resident-memory bounds do not apply.
+  public static var addressSanitizer: Bool { dlsym(nil, "__asan_init") != nil }
+
+  /// Whether any sanitizer runtime is loaded.
+  public static var any: Bool { threadSanitizer || addressSanitizer }
+}

@@ -142,8 +142,16 @@ private func nested(_ filter: @escaping BoundaryFilter) throws -> (
     try leaf.add(throwingButton("crash")).tap()
     let alert = try #require(root.alert)
     #expect(alert.isUnhandled)
-    #expect(alert.message.contains("b0") && alert.message.contains("b2"))
-    #expect(alert.message.contains("MyError()"))
+    // The last handler that failed, and the first error: failures do not nest, so a chain
+    // of any length costs the same to describe.
+    #expect(alert.message.contains("root/b0 failed: boom: b0"))
+    #expect(alert.message.contains("while handling: MyError()"))
+    #expect(!alert.message.contains("b2"))
+    guard case .handlerFailed(_, let original, _) = alert.error as? ViewTreeError else {
+      Issue.record("expected handlerFailed, got \(alert.error)")
+      return
+    }
+    #expect(!(original is ViewTreeError))
   }
 
   @Test func aFilterThatRaisesThroughItsOwnSubtreeDoesNotLoop() throws {

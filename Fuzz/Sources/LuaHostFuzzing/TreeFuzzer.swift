@@ -5,7 +5,9 @@ import ViewTree
 /// Fuzz target `tree`: decodes bytes into view-tree operations and Lua actions (add,
 /// remove, move, tap from Swift and from Lua, environment writes, nested boundaries, actions
 /// and `on_error` handlers that raise every kind of error or decline, transform, fail, loop)
-/// and checks after each one that no error was lost or counted twice.
+/// and checks after each one that no error was lost or counted twice. One operation calls
+/// any `ui` constructor, method or property with hostile values (`math.mininteger`, `nan`,
+/// `inf`, huge strings, wrong types): the host must answer with an error, never crash.
 public final class TreeFuzzer {
   let root = View.window(id: "root")
   let tree: ScriptedTree
@@ -176,7 +178,15 @@ public final class TreeFuzzer {
         }
         parent = boundary
       }
-    default: _ = call("inspect", userdata(view()))
+    default:
+      if input.byte() < 128 {
+        _ = call("inspect", userdata(view()))
+      } else {
+        let member = Int64(small(Self.memberCount))
+        let first = Int64(small(Self.extremeCount))
+        let second = Int64(small(Self.extremeCount))
+        call("poke", userdata(view()), .integer(member), .integer(first), .integer(second))
+      }
     }
   }
 }

@@ -7,6 +7,9 @@ extension TreeFuzzer {
   static let nestingActions: Set<Int> = [22, 26, 27]
   /// Handlers that may route errors of their own.
   static let nestingHandlers: Set<Int> = [15]
+  /// How many entries `members` and `extremes` have in ``prelude``.
+  static let memberCount = 22
+  static let extremeCount = 22
 
   /// Lua helpers the fuzzer drives the tree through: every error kind as an action, every
   /// boundary decision as a handler, and thin wrappers over the `ui` API.
@@ -60,6 +63,33 @@ extension TreeFuzzer {
       function(err, view) view:remove() return false end,
       function(err, view) local p = view.parent if p then p:tap() end return false end,
     }
+    -- Every ui entry point, called with hostile values: none may crash the host.
+    local extremes = {[0] = math.mininteger, math.maxinteger, -0.0, 1/0, -1/0, 0/0, 1e308, -1e308,
+      2^53, 2^63, 0, 1, -1, '', ('x'):rep(1 << 16), 'a\0b', {}, print, true, false, 'nan', '1e400'}
+    local members = {
+      [0] = function(v, a) return v:add(ui.stack{}, a) end,
+      function(v, a) return ui.stack{}:move(v, a) end,
+      function(v, a) v.id = a end,
+      function(v, a) v.title = a end,
+      function(v, a) v.text = a end,
+      function(v, a) v.value = a end,
+      function(v, a) return v:set_value(a) end,
+      function(v, a) return v:find(a) end,
+      function(_, a) return ui.find(a) end,
+      function(v, a, b) v.env[a] = b end,
+      function(v, a) return v.env[a] end,
+      function(v, a) v.on_tap = a end,
+      function(v, a) v.on_change = a end,
+      function(v, a) v.on_error = a end,
+      function(_, a, b) return ui.text{id = a, title = b, text = a, value = b} end,
+      function(_, a, b) return ui.boundary{title = a, dismiss = b} end,
+      function(_, a) return ui.button(a) end,
+      function(_, a) return ui.stack{children = {a}} end,
+      function(v, a) return v[a] end,
+      function(v, a, b) v[a] = b end,
+      function(v, a) return v:dismiss(a) end,
+      function(_, a, b) return ui.window{id = a, children = b} end,
+    }
     local kinds = {[0] = 'stack', 'group', 'text', 'button', 'text_field', 'boundary', 'window'}
     local h = {}
     function h.make(kind, id) return ui[kinds[kind]]{id = id} end
@@ -73,6 +103,7 @@ extension TreeFuzzer {
     function h.setenv(view, key, value) view.env[key] = value end
     function h.route(view, k) return view.env.error_handler(actions[k], view) end
     function h.setvalue(view, value) return view:set_value(value) end
+    function h.poke(view, m, a, b) return pcall(members[m], view, extremes[a], extremes[b]) end
     function h.inspect(view)
       local parts = {tostring(view), view.id, view.kind, view.path, view.depth, tostring(view.env),
                      tostring(view.env.theme), tostring(view.title), tostring(view.is_boundary)}

@@ -68,6 +68,7 @@ typedef struct lh_state {
   void *owner;        /* the Swift object that owns this state (unretained), for releases */
   int warn_on;        /* warnings are printed (`-W`, warn("@on")); off by default */
   int warn_cont;      /* the last warning piece asked to be continued */
+  int fin_pending;    /* deferred finalizers are queued (see lh_gc.c) */
 } lh_state;
 
 /// Why running code was stopped. The error value raised is a light userdata pointing at
@@ -106,6 +107,8 @@ int lh_trackcoroutines(lua_State *L);
 /// to S's memory limit (plus `headroom` bytes of overdraft). Returns 0, charging nothing,
 /// if they do not fit. Any thread.
 int lh_charge(lh_state *S, size_t bytes, size_t headroom);
+/// Whether `grow` more bytes fit under S's limit, counting Lua's memory and the charges.
+int lh_fits(lh_state *S, size_t grow);
 /// Gives back bytes charged with lh_charge. Any thread.
 void lh_uncharge(lh_state *S, size_t bytes);
 /// Bytes in use: Lua's allocations plus Swift's charges.
@@ -118,6 +121,13 @@ void lh_state_release(lh_state *S);
 /// move, sort, find, match, gmatch, gsub, load): each behaves as liblua's and polls for
 /// stops in its loops (lh_lib.c, lh_match.c). [-0, +1 table | error]. Never raises.
 int lh_pushsandboxlib(lua_State *L);
+
+/// Finalizes every object registered for a deferred finalizer, as lua_close would, and runs
+/// them (lh_gc.c). Call under a deadline, before lh_close. Returns a Lua status (the error
+/// value is popped). Never raises.
+int lh_finalize_all(lua_State *L);
+/// Whether any object was ever registered for a deferred finalizer. [-0, +0]
+int lh_uses_finalizers(lua_State *L);
 
 /// Creates a state with the limiting allocator. NULL when out of memory.
 lua_State *lh_newstate(size_t limit);
@@ -140,6 +150,9 @@ void lh_pushmsgh(lua_State *L);
 /// Loads a chunk (mode "t", "b" or "bt"), with the memory limit enforced, handing the
 /// source to the parser in pieces so that a stop reaches it. [-0, +1]. Never raises.
 int lh_load(lua_State *L, const char *buf, size_t len, const char *chunkname, const char *mode);
+/// Pushes a C function that calls its first argument with the rest, returning all results:
+/// the C frame lua.c puts below a script's main chunk. [-0, +1]
+void lh_pushcallmain(lua_State *L);
 /// Opens the libraries named by the LH_LIB_* bits. [-0, +0|1 error]. Never raises.
 int lh_openlibs(lua_State *L, unsigned mask);
 

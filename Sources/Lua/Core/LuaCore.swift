@@ -62,6 +62,7 @@ final class LuaCore {
     guard let L = main else { return }
     main = nil
     current = nil
+    finalizeDeferred(L)
     stopTarget.invalidate()
     if timeout != nil { Watchdog.shared.disarm(ObjectIdentifier(self)) }
     lh_close(L)
@@ -78,6 +79,18 @@ final class LuaCore {
   }
 
   var isClosed: Bool { main == nil }
+
+  /// Runs the sandbox's deferred finalizers of every object still alive, as `lua_close`
+  /// would run `__gc`, under the state's deadline (or a second, if it has none).
+  private func finalizeDeferred(_ L: OpaquePointer) {
+    guard lh_uses_finalizers(L) != 0 else { return }
+    let watchdog = Watchdog.shared
+    let owner = ObjectIdentifier(self)
+    watchdog.arm(owner, target: stopTarget, deadline: Watchdog.now() + (timeout ?? 1_000_000_000))
+    _ = lh_finalize_all(L)
+    watchdog.disarm(owner)
+    lh_clearstop(L)
+  }
 
   /// The thread to use, or a `usage` error once closed.
   @inline(__always)

@@ -79,7 +79,13 @@ struct LuaStack {
     case .boolean(let b): lua_pushboolean(L, b ? 1 : 0)
     case .integer(let i): lua_pushinteger(L, i)
     case .number(let d): lua_pushnumber(L, d)
-    case .string(let s): push(s)
+    case .string(let s):
+      // A Swift push is never refused by the allocator (no Swift frame may see a raise), so
+      // a big string that does not fit under the memory limit is refused here instead.
+      if s.bytes.count > 4096, lh_fits(lh_getstate(L), s.bytes.count) == 0 {
+        throw LuaError(kind: .memory, message: "not enough memory")
+      }
+      push(s)
     case .lightUserdata(let p): lua_pushlightuserdata(L, p)
     case .table(let t): try push(t.reference)
     case .function(let f): try push(f.reference)

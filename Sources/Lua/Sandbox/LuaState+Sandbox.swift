@@ -50,6 +50,7 @@ extension LuaState {
     try hooks.set("path", .string(LuaString(folder?.searchPath ?? "")))
     try hooks.set("fullos", .boolean(sandbox.capabilities.contains(.os)))
     try hooks.set("fullpackage", .boolean(sandbox.capabilities.contains(.package)))
+    try hooks.set("fulldebug", .boolean(sandbox.capabilities.contains(.debug)))
     try load(Self.sandboxPrelude, name: "=sandbox").call(.table(hooks))
   }
 }

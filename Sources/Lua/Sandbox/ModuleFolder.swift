@@ -34,9 +34,12 @@ struct ModuleFolder: Sendable {
     guard !path.utf8.contains(0), let resolved = Self.resolve(path), contains(resolved) else {
       return nil
     }
-    let fd = open(resolved, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+    // The file may have been swapped since `realpath` looked (a link put in its place): open
+    // without following a final link, then check where the opened file really is.
+    let fd = open(resolved, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
+    guard let opened = Self.path(of: fd), contains(opened) else { return nil }
     var info = stat()
     guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= maxSize
     else { return nil }
@@ -57,6 +60,20 @@ struct ModuleFolder: Sendable {
 
   private func contains(_ resolved: String) -> Bool {
     root == "/" || resolved == root || resolved.hasPrefix(root + "/")
+  }
+
+  /// Where an open file really is, as the kernel names it.
+  private static func path(of fd: Int32) -> String? {
+    #if os(Linux)
+      var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+      let count = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
+      guard count > 0 else { return nil }
+      return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    #else
+      var buffer = [CChar](repeating: 0, count: Int(MAXPATHLEN))
+      guard fcntl(fd, F_GETPATH, &buffer) != -1 else { return nil }
+      return String(cString: buffer)
+    #endif
   }
 
   private static func resolve(_ path: String) -> String? {

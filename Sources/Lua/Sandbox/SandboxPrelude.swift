@@ -8,7 +8,7 @@ extension LuaState {
   /// - `write`: takes one printed line;
   /// - `readmodule`: a path to the file's text, or nil outside the module folder;
   /// - `path`: the `package.path` that `require` searches ("" without a module folder);
-  /// - `fullos`, `fullpackage`: whether those capabilities were granted.
+  /// - `fullos`, `fullpackage`, `fulldebug`: whether those capabilities were granted.
   ///
   /// Checked by `luac -p` in CI (`scripts/check-prelude`).
   static let sandboxPrelude = #"""
@@ -20,6 +20,7 @@ extension LuaState {
     G.load = lib.load
     G.xpcall = lib.xpcall
     G.setmetatable = lib.setmetatable
+    G.collectgarbage = lib.makecollectgarbage(collectgarbage)
     G.print = lib.makeprint(hooks.write)
 
     local string, table = G.string, G.table
@@ -37,6 +38,11 @@ extension LuaState {
       local os = G.os
       G.os = {clock = os.clock, time = os.time, date = os.date, difftime = os.difftime}
       lib.loaded.os = G.os
+    end
+
+    if not hooks.fulldebug then
+      G.debug = lib.debug
+      lib.loaded.debug = G.debug
     end
 
     if not hooks.fullpackage then

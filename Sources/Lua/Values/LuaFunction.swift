@@ -26,6 +26,23 @@ public struct LuaFunction {
     return (base + 2..<stack.top + 1).map { stack.value(at: $0) }
   }
 
+  /// Calls the function as the `lua` interpreter runs a script's main chunk: from below a
+  /// C function, so a traceback ends with `[C]: in ?` as it does there.
+  /// - Throws: ``LuaError`` with the original error value and a traceback.
+  @discardableResult
+  public func callAsMainChunk(arguments: [LuaValue]) throws -> [LuaValue] {
+    let stack = try LuaStack(reference.core)
+    let base = stack.top
+    defer { lua_settop(stack.L, base) }
+    try stack.reserve(arguments.count + 5)
+    lh_pushmsgh(stack.L)
+    lh_pushcallmain(stack.L)
+    try stack.push(reference)
+    for argument in arguments { try stack.push(argument) }
+    try stack.callAboveHandler(arguments: Int32(arguments.count + 1), results: LUA_MULTRET)
+    return (base + 2..<stack.top + 1).map { stack.value(at: $0) }
+  }
+
   /// Calls the function and converts its first result to `R`.
   /// - Throws: ``LuaError``, or a `conversion` error when the result does not fit `R`.
   public func call<R: LuaConvertible>(

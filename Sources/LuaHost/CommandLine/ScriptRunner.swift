@@ -292,6 +292,7 @@ public struct ScriptRunner {
     guard count < 1_000_000 else {  // Lua's stack limit, as `lua` checks it
       throw LuaError(kind: .runtime, message: "too many arguments to script")
     }
-    try chunk.call(arguments: (0..<max(count, 0)).map { try arg.get(.integer(Int64($0 + 1))) })
+    try chunk.callAsMainChunk(
+      arguments: (0..<max(count, 0)).map { try arg.get(.integer(Int64($0 + 1))) })
   }
 }

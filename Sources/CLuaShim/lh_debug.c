@@ -1,0 +1,242 @@
+// lh_debug.c: the sandbox's read-only slice of `debug`: traceback, and getinfo without
+// the function field.
+//
+// Why C: both read the call stack (lua_getstack, lua_getinfo), which only C can. The slice
+// cannot break out: it hands out no function, no local, no upvalue, no metatable and no
+// hook. `traceback` names functions as liblua's does, by searching package.loaded, but
+// that search runs over tables the script controls, so it polls for stops (lh_poll).
+#include "lh_private.h"
+
+#include <limits.h>
+#include <string.h>
+
+#define LH_TB_HEAD 10 /* levels shown before "...", as luaL_traceback */
+#define LH_TB_TAIL 11 /* and after */
+
+/* Searches the table on top, to `depth` levels, for the value at objidx. On success the
+ * table stays, with the dotted name above it, and 1 is returned; else 0, with the stack as
+ * it was. Polls as it goes. */
+static int lh_findfield(lua_State *L, int objidx, int depth, long long *steps) {
+  if (depth == 0 || !lua_istable(L, -1)) return 0;
+  lua_pushnil(L);
+  while (lua_next(L, -2)) {
+    if (++*steps >= 1024) {
+      lh_poll(L, *steps);
+      *steps = 0;
+    }
+    if (lua_type(L, -2) == LUA_TSTRING) {
+      if (lua_rawequal(L, objidx, -1)) {
+        lua_pop(L, 1);
+        return 1;
+      }
+      if (lh_findfield(L, objidx, depth - 1, steps)) { /* stack: t key value name */
+        lua_pushliteral(L, ".");
+        lua_replace(L, -3); /* t key "." name */
+        lua_concat(L, 3);   /* t "key.name" */
+        return 1;
+      }
+    }
+    lua_pop(L, 1);
+  }
+  return 0;
+}
+
+/* Pushes the global name of the function of `ar` ("string.rep", "print"), or nothing.
+ * Returns whether it pushed. */
+static int lh_globalname(lua_State *L, lua_Debug *ar, lua_State *L1) {
+  int top = lua_gettop(L);
+  lua_getinfo(L1, "f", ar); /* pushes the function on L1 */
+  lua_xmove(L1, L, 1);
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+  long long steps = 0;
+  if (lh_findfield(L, top + 1, 2, &steps)) {
+    const char *name = lua_tostring(L, -1);
+    if (strncmp(name, LUA_GNAME ".", 3) == 0) {
+      lua_pushstring(L, name + 3);
+      lua_remove(L, -2);
+    }
+    lua_copy(L, -1, top + 1);
+    lua_settop(L, top + 1);
+    return 1;
+  }
+  lua_settop(L, top);
+  return 0;
+}
+
+static void lh_funcname(lua_State *L, lua_Debug *ar, lua_State *L1) {
+  if (lh_globalname(L, ar, L1)) {
+    lua_pushfstring(L, "function '%s'", lua_tostring(L, -1));
+    lua_remove(L, -2);
+  } else if (*ar->namewhat != '\0') {
+    lua_pushfstring(L, "%s '%s'", ar->namewhat, ar->name);
+  } else if (*ar->what == 'm') {
+    lua_pushliteral(L, "main chunk");
+  } else if (*ar->what != 'C') {
+    lua_pushfstring(L, "function <%s:%d>", ar->short_src, ar->linedefined);
+  } else {
+    lua_pushliteral(L, "?");
+  }
+}
+
+/* Levels as the script sees them: the frames of the sandbox's own xpcall handler wrapper
+ * (lh_xpcall_handler) are skipped, so `debug.traceback(msg, 2)` in a handler starts where
+ * it does in stock Lua. Like lua_getstack, for the visible level `level`. */
+static int lh_getstack(lua_State *L1, int level, lua_Debug *ar) {
+  for (int real = 0, visible = 0; lua_getstack(L1, real, ar); real++) {
+    if (!lua_checkstack(L1, 1)) return 0;
+    lua_getinfo(L1, "f", ar);
+    int hidden = lua_tocfunction(L1, -1) == lh_xpcall_handler;
+    lua_pop(L1, 1);
+    if (hidden) continue;
+    if (visible++ == level) return 1;
+  }
+  return 0;
+}
+
+static int lh_levels(lua_State *L1) {
+  lua_Debug ar;
+  int lo = 1, hi = 1;
+  while (lh_getstack(L1, hi, &ar)) {
+    lo = hi;
+    hi *= 2;
+  }
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (lh_getstack(L1, mid, &ar)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* debug.traceback([thread,] [message [, level]]), formatted as luaL_traceback does. */
+static int lh_traceback(lua_State *L) {
+  int arg = 0;
+  lua_State *L1 = L;
+  if (lua_type(L, 1) == LUA_TTHREAD) {
+    arg = 1;
+    L1 = lua_tothread(L, 1);
+  }
+  const char *msg = lua_tostring(L, arg + 1);
+  if (msg == NULL && !lua_isnoneornil(L, arg + 1)) { /* a non-string message: as is */
+    lua_pushvalue(L, arg + 1);
+    return 1;
+  }
+  int level = (int)luaL_optinteger(L, arg + 2, L == L1 ? 1 : 0);
+  luaL_Buffer b;
+  luaL_buffinit(L, &b);
+  if (msg != NULL) {
+    luaL_addstring(&b, msg);
+    luaL_addchar(&b, '\n');
+  }
+  luaL_addstring(&b, "stack traceback:");
+  int last = lh_levels(L1) - 1;
+  int skip = last - level > LH_TB_HEAD + LH_TB_TAIL ? LH_TB_HEAD : -1;
+  lua_Debug ar;
+  while (lh_getstack(L1, level++, &ar)) {
+    if (skip-- == 0) {
+      int n = last - level - LH_TB_TAIL + 2;
+      lua_pushfstring(L, "\n\t...\t(skipping %d levels)", n);
+      luaL_addvalue(&b);
+      level += n;
+      continue;
+    }
+    lua_getinfo(L1, "Slnt", &ar);
+    if (ar.currentline <= 0) lua_pushfstring(L, "\n\t%s: in ", ar.short_src);
+    else lua_pushfstring(L, "\n\t%s:%d: in ", ar.short_src, ar.currentline);
+    luaL_addvalue(&b);
+    lh_funcname(L, &ar, L1);
+    luaL_addvalue(&b);
+    if (ar.istailcall) luaL_addstring(&b, "\n\t(...tail calls...)");
+  }
+  luaL_pushresult(&b);
+  return 1;
+}
+
+static void lh_setfield_string(lua_State *L, const char *key, const char *value) {
+  lua_pushstring(L, value);
+  lua_setfield(L, -2, key);
+}
+
+static void lh_setfield_integer(lua_State *L, const char *key, lua_Integer value) {
+  lua_pushinteger(L, value);
+  lua_setfield(L, -2, key);
+}
+
+static void lh_setfield_boolean(lua_State *L, const char *key, int value) {
+  lua_pushboolean(L, value);
+  lua_setfield(L, -2, key);
+}
+
+/* debug.getinfo([thread,] f | level [, what]), as liblua's, without option 'f' (the
+ * function itself), which would hand out functions from the stack. */
+static int lh_getinfo(lua_State *L) {
+  int arg = 0;
+  lua_State *L1 = L;
+  if (lua_type(L, 1) == LUA_TTHREAD) {
+    arg = 1;
+    L1 = lua_tothread(L, 1);
+  }
+  const char *options = luaL_optstring(L, arg + 2, "lnSrtuL");
+  if (strchr(options, 'f') != NULL)
+    return luaL_argerror(L, arg + 2, "option 'f' is not allowed in the sandbox");
+  if (options[0] == '>') return luaL_argerror(L, arg + 2, "invalid option");
+  luaL_checkstack(L, 3, "not enough stack");
+  lua_Debug ar;
+  char what[16];
+  if (lua_isfunction(L, arg + 1)) {
+    if (strlen(options) > sizeof what - 2) return luaL_argerror(L, arg + 2, "invalid option");
+    what[0] = '>';
+    strcpy(what + 1, options);
+    lua_pushvalue(L, arg + 1);
+    lua_xmove(L, L1, 1);
+  } else {
+    lua_Integer level = luaL_checkinteger(L, arg + 1);
+    if (level < 0 || level > INT_MAX || !lh_getstack(L1, (int)level, &ar)) {
+      luaL_pushfail(L);
+      return 1;
+    }
+    if (strlen(options) > sizeof what - 1) return luaL_argerror(L, arg + 2, "invalid option");
+    strcpy(what, options);
+  }
+  if (!lua_getinfo(L1, what, &ar)) return luaL_argerror(L, arg + 2, "invalid option");
+  int lines = strchr(options, 'L') != NULL;
+  if (lines) lua_xmove(L1, L, 1); /* the lines table lua_getinfo pushed on L1 */
+  lua_newtable(L);
+  if (strchr(options, 'S')) {
+    lua_pushlstring(L, ar.source, ar.srclen);
+    lua_setfield(L, -2, "source");
+    lh_setfield_string(L, "short_src", ar.short_src);
+    lh_setfield_integer(L, "linedefined", ar.linedefined);
+    lh_setfield_integer(L, "lastlinedefined", ar.lastlinedefined);
+    lh_setfield_string(L, "what", ar.what);
+  }
+  if (strchr(options, 'l')) lh_setfield_integer(L, "currentline", ar.currentline);
+  if (strchr(options, 'u')) {
+    lh_setfield_integer(L, "nups", ar.nups);
+    lh_setfield_integer(L, "nparams", ar.nparams);
+    lh_setfield_boolean(L, "isvararg", ar.isvararg);
+  }
+  if (strchr(options, 'n')) {
+    lh_setfield_string(L, "name", ar.name);
+    lh_setfield_string(L, "namewhat", ar.namewhat);
+  }
+  if (strchr(options, 'r')) {
+    lh_setfield_integer(L, "ftransfer", ar.ftransfer);
+    lh_setfield_integer(L, "ntransfer", ar.ntransfer);
+  }
+  if (strchr(options, 't')) lh_setfield_boolean(L, "istailcall", ar.istailcall);
+  if (lines) {
+    lua_insert(L, -2);
+    lua_setfield(L, -2, "activelines");
+  }
+  return 1;
+}
+
+void lh_pushdebuglib(lua_State *L) {
+  lua_createtable(L, 0, 2);
+  lua_pushcfunction(L, lh_traceback);
+  lua_setfield(L, -2, "traceback");
+  lua_pushcfunction(L, lh_getinfo);
+  lua_setfield(L, -2, "getinfo");
+  lua_setfield(L, -2, "debug");
+}

@@ -1,0 +1,207 @@
+// lh_gc.c: the sandbox's finalizers, deferred to where hooks and limits apply.
+//
+// Why C: Lua runs `__gc` metamethods from inside the collector with hooks off (GCTM), so
+// a script's looping finalizer would hang the host, lua_close included. The sandbox's
+// setmetatable therefore never lets Lua see a script's `__gc` when it marks an object:
+// the object gets a sentinel instead, a userdata of ours with a C finalizer that only
+// queues the object. The script's finalizer (read from the metatable then, as Lua reads
+// it) runs later, as an ordinary protected call, under the script's deadline and budget:
+//   * after collectgarbage("collect") or ("step"), so code that collects and then checks
+//     what was finalized works as in stock Lua;
+//   * when the outermost call from the host ends (lh_pcallh), for finalizers the
+//     collector queued on its own;
+//   * when the state closes (lh_finalize_all), for every object still registered, as
+//     lua_close finalizes everything.
+// Order is stock's: sentinels are marked in the order the objects were, so the collector
+// queues them in the order it would have finalized the objects.
+//
+// Registry keys (light userdata addresses): lh_fin_registered, a table with weak keys
+// mapping each object to its sentinel; lh_fin_queue, the sequence of objects to finalize;
+// lh_fin_sentinel_mt, the sentinels' metatable.
+#include "lh_private.h"
+
+#include <string.h>
+
+static const char lh_fin_registered = 0;
+static const char lh_fin_queue = 0;
+static const char lh_fin_sentinel_mt = 0;
+
+/* Pushes the registry table at key, creating it (with mode, if any) when missing. [-0,+1] */
+static void lh_registry_table(lua_State *L, const void *key, const char *mode) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) == LUA_TTABLE) return;
+  lua_pop(L, 1);
+  lua_newtable(L);
+  if (mode != NULL) {
+    lua_createtable(L, 0, 1);
+    lua_pushstring(L, mode);
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+  }
+  lua_pushvalue(L, -1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, key);
+}
+
+/* A sentinel's finalizer, run by the collector with hooks off: it only queues the object
+ * (its user value) and returns. */
+static int lh_sentinel_gc(lua_State *L) {
+  lh_registry_table(L, &lh_fin_queue, NULL);
+  lua_getiuservalue(L, 1, 1);
+  lua_pushvalue(L, -1);
+  lua_rawseti(L, -3, (lua_Integer)lua_rawlen(L, -3) + 1);
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lh_fin_registered) == LUA_TTABLE) {
+    lua_pushvalue(L, -2);
+    lua_pushnil(L);
+    lua_rawset(L, -3); /* queued once: no longer registered */
+  }
+  lh_getstate(L)->fin_pending = 1;
+  return 0;
+}
+
+void lh_register_finalizer(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  luaL_checkstack(L, 4, NULL);
+  lh_registry_table(L, &lh_fin_registered, "k");
+  lua_pushvalue(L, idx);
+  lua_newuserdatauv(L, 0, 1);
+  lua_pushvalue(L, idx);
+  lua_setiuservalue(L, -2, 1);
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lh_fin_sentinel_mt) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_createtable(L, 0, 1);
+    lua_pushcfunction(L, lh_sentinel_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &lh_fin_sentinel_mt);
+  }
+  lua_setmetatable(L, -2); /* marks the sentinel for finalization */
+  lua_rawset(L, -3);       /* registered[object] = sentinel */
+  lua_pop(L, 1);
+}
+
+/* Warns as Lua's collector does when a finalizer fails: "error in __gc (message)". */
+static void lh_warn_gc_error(lua_State *L) {
+  const char *message = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
+                                                       : "error object is not a string";
+  lua_warning(L, "error in ", 1);
+  lua_warning(L, "__gc", 1);
+  lua_warning(L, " (", 1);
+  lua_warning(L, message, 1);
+  lua_warning(L, ")", 0);
+}
+
+/* Replaces the queue with its entries from `first` on. [-0, +0] */
+static void lh_requeue_from(lua_State *L, int queue, lua_Integer first) {
+  lua_createtable(L, 0, 0);
+  lua_Integer j = 1;
+  for (lua_Integer i = first; lua_rawgeti(L, queue, i) != LUA_TNIL; i++) lua_rawseti(L, -2, j++);
+  lua_pop(L, 1); /* the nil */
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lh_fin_queue);
+}
+
+/* Runs the queued finalizers, oldest first. A failing one warns, as in stock Lua; a stop
+ * is raised, and what did not run stays queued. [-0, +0]; raises only stops. */
+int lh_drain_finalizers(lua_State *L) {
+  lh_state *S = lh_getstate(L);
+  S->fin_pending = 0;
+  lh_registry_table(L, &lh_fin_queue, NULL);
+  int queue = lua_gettop(L);
+  lua_newtable(L); /* finalizers that queue more objects queue them in a fresh table */
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lh_fin_queue);
+  for (lua_Integer next = 1; lua_rawgeti(L, queue, next) != LUA_TNIL; next++) {
+    int object = lua_gettop(L);
+    if (lua_getmetatable(L, object)) {
+      lua_pushliteral(L, "__gc");
+      if (lua_rawget(L, -2) != LUA_TNIL) { /* as Lua reads it: raw, when finalizing */
+        lua_pushvalue(L, object);
+        if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+          if (lh_stop_reason(L, -1) != LH_STOP_NONE) {
+            /* what did not run goes back in front of what was queued meanwhile */
+            int error = lua_gettop(L);
+            lh_registry_table(L, &lh_fin_queue, NULL);
+            int later = lua_gettop(L);
+            lua_Integer n = (lua_Integer)lua_rawlen(L, queue);
+            for (lua_Integer i = 1; i <= (lua_Integer)lua_rawlen(L, later); i++) {
+              lua_rawgeti(L, later, i);
+              lua_rawseti(L, queue, ++n);
+            }
+            lh_requeue_from(L, queue, next + 1);
+            S->fin_pending = 1;
+            lua_settop(L, error);
+            return lua_error(L);
+          }
+          lh_warn_gc_error(L);
+        }
+      }
+    }
+    lua_settop(L, queue);
+  }
+  lua_pop(L, 1);
+  return 0;
+}
+
+static int lh_run_finalizers(lua_State *L) {
+  if (lh_getstate(L)->fin_pending) lh_drain_finalizers(L);
+  return 0;
+}
+
+/* collectgarbage, with upvalue 1 the original: after a collection or a step, the
+ * finalizers it queued run, as they would have in stock Lua. */
+static int lh_sbcollectgarbage(lua_State *L) {
+  const char *option = luaL_optstring(L, 1, "collect");
+  int collects = strcmp(option, "collect") == 0 || strcmp(option, "step") == 0;
+  int n = lua_gettop(L);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, n, LUA_MULTRET);
+  if (collects) lh_run_finalizers(L);
+  return lua_gettop(L);
+}
+
+static int lh_makecollectgarbage(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  lua_settop(L, 1);
+  lua_pushcclosure(L, lh_sbcollectgarbage, 1);
+  return 1;
+}
+
+void lh_pushgclib(lua_State *L) {
+  lua_pushcfunction(L, lh_makecollectgarbage);
+  lua_setfield(L, -2, "makecollectgarbage");
+}
+
+/* At close: every registered object is finalized (newest registration last), as
+ * lua_close would have; then the queue runs. */
+static int lh_finalize_all_k(lua_State *L) {
+  lua_gc(L, LUA_GCCOLLECT);
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lh_fin_registered) == LUA_TTABLE) {
+    lh_registry_table(L, &lh_fin_queue, NULL);
+    lua_pushnil(L);
+    while (lua_next(L, -3) != 0) {
+      lua_pop(L, 1);
+      lua_pushvalue(L, -1);
+      lua_rawseti(L, -3, (lua_Integer)lua_rawlen(L, -3) + 1);
+    }
+    lua_pop(L, 1);
+    lua_pushnil(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &lh_fin_registered); /* the sentinels no longer queue */
+    lh_getstate(L)->fin_pending = 1;
+  }
+  lua_pop(L, 1);
+  return lh_run_finalizers(L);
+}
+
+int lh_uses_finalizers(lua_State *L) {
+  if (!lua_checkstack(L, 1)) return 1;
+  int used = lua_rawgetp(L, LUA_REGISTRYINDEX, &lh_fin_sentinel_mt) != LUA_TNIL;
+  lua_pop(L, 1);
+  return used;
+}
+
+int lh_finalize_all(lua_State *L) {
+  if (!lh_uses_finalizers(L)) return LUA_OK;
+  if (!lua_checkstack(L, 2)) return LH_ERRSTACK;
+  lua_pushcfunction(L, lh_finalize_all_k);
+  int status = lh_pcall(L, 0, 0);
+  if (status != LUA_OK) lua_pop(L, 1);
+  return status;
+}

@@ -1,0 +1,269 @@
+import Lua
+import LuaHost
+import Synchronization
+import TestSupport
+import Testing
+import ViewTree
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The sandbox's sealing where the host is involved: Swift-side memory, numbers handed to
+/// Swift, isolation of plugins, and output a script chooses. Each case failed before.
+@Suite(.timeLimit(.minutes(5))) struct HostSealTests {
+  static let mib = 1 << 20
+
+  // MARK: 1. Memory the bridge keeps
+
+  static let memoryBombs = [
+    // 40 text views with 16 MiB titles each.
+    "local s = ('x'):rep(16 << 20) local keep = {} for i = 1, 40 do keep[i] = ui.text{title = s .. i} end",
+    // A 16 MiB title read back into Lua four times, then a string doubled.
+    "local v = ui.text{title = ('y'):rep(16 << 20)} local a, b, c, d = v.title, v.title, v.title, v.title local s = 'z' for i = 1, 40 do s = s .. s end",
+    // Environment values, set on a view Swift made.
+    "local s = ('e'):rep(8 << 20) for i = 1, 40 do ui.root.env['k' .. i] = s .. i end",
+    // Alerts with big, distinct messages, queued at a boundary.
+    "local s = ('m'):rep(4 << 20) local b = ui.root:add(ui.boundary{id = 'b'}) for i = 1, 60 do b:add(ui.button{id = 'x' .. i, on_tap = function() error(s .. i, 0) end}):tap() end",
+  ]
+
+  @Test(arguments: memoryBombs) func noScriptTakesTheProcessPastItsLimit(_ code: String) throws {
+    let peak = try Luahost.peakMemory(["--memory", "64M"], running: code)
+    if !Sanitizers.any {
+      #expect(peak < (64 + 64) * Self.mib, "peak RSS \(peak / Self.mib) MiB")
+    }
+  }
+
+  @Test func theAlertOfAMemoryErrorIsStillShown() throws {
+    let root = View.window(id: "root")
+    let recorder = Recorder()
+    root.environment.alertPresenter = recorder
+    var sandbox = LuaSandbox()
+    sandbox.memoryLimit = 8 << 20
+    let tree = try ScriptedTree(lua: LuaState(sandbox: sandbox), root: root)
+    try tree.lua.run(
+      """
+      hold = {}
+      local b = ui.root:add(ui.boundary{id = 'b'})
+      b:add(ui.button{id = 'grow', on_tap = function() for i = 1, 1e9 do hold[i] = ('x'):rep(64) .. i end end}):tap()
+      """)
+    #expect(recorder.presented.map(\.alert.message).contains { $0.contains("not enough memory") })
+  }
+
+  // MARK: 5. Numbers from scripts and flags
+
+  @Test func extremeNumbersAreErrorsNotCrashes() throws {
+    let script = """
+      local extremes = {math.mininteger, math.maxinteger, -0.0, 1/0, -1/0, 0/0, 1e308, -1e308, 2^53, -2^63}
+      local parent, child = ui.root:add(ui.stack{id = 'p'}), ui.text{id = 'c'}
+      local failures = 0
+      for _, x in ipairs(extremes) do
+        for _, f in ipairs{
+          function() parent:add(child, x) end, function() child:move(parent, x) end,
+          function() child.title = x end, function() child:set_value(x) end,
+          function() child.env.n = x end, function() ui.text{id = x, title = x} end,
+          function() ui.find(x) end, function() parent:find(x) end,
+        } do
+          if not pcall(f) then failures = failures + 1 end
+        end
+      end
+      print('survived', failures > 0)
+      """
+    let result = try Luahost.run([try Luahost.temporaryFile(script)])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "survived\ttrue\n")
+  }
+
+  @Test(arguments: [
+    ["--timeout", "1e16"], ["--timeout", "nan"], ["--timeout", "-1s"], ["--timeout", "1e300ms"],
+    ["--memory", "99999999999G"], ["--memory", "-5M"], ["--instructions", "-1"],
+    ["--instructions", "99999999999999999999999"],
+  ])
+  func extremeFlagsAreUsageErrors(_ flags: [String]) throws {
+    let result = try Luahost.run(flags + ["-e", "print(1)"])
+    #expect(result.status == 2, "\(flags): \(result.stderr)")
+    #expect(result.stderr.contains("bad"), "\(result.stderr)")
+  }
+
+  @Test func extremeTimeLimitsInTestsAreFailuresNotCrashes() throws {
+    let folder = try Self.folder(
+      "extreme_test.lua",
+      """
+      test("huge", function() expect.error(function() end, "timeout", {within = 1e300}) end)
+      test("nan", function() expect.error(function() end, "timeout", {within = 0/0}) end)
+      """)
+    let result = try Luahost.run(["test", folder])
+    #expect(result.status == 1)
+    #expect(result.stdout.contains("0 passed, 2 failed"), "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.contains("bad time limit"))
+  }
+
+  // MARK: 6. Files
+
+  @Test func testDiscoveryDoesNotFollowLinkedFolders() throws {
+    let folder = try Self.folder("one_test.lua", "test('one', function() end)")
+    for name in ["a", "b", "c", "d"] {
+      #expect(symlink(".", folder + "/" + name) == 0)
+    }
+    let result = try Luahost.run(["test", folder], timeout: 60)
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("1 passed, 0 failed"), "\(result.stdout)")
+  }
+
+  // MARK: 7. Isolation
+
+  @Test func aPluginCannotFollowItsViewsOutOfItsPanel() throws {
+    let root = View.window(id: "root")
+    let container = View.stack(id: "plugins")
+    let hostButton = View.button("Host", id: "host-button")
+    try root.add(container)
+    try root.add(hostButton)
+    let folder = try Self.folder(
+      "sneaky.lua",
+      """
+      mine = ui.root:add(ui.button{id = 'mine', title = 'Mine'})
+      function on_event()
+        local results = {}
+        for _, try in ipairs{
+          function() return mine.parent end,
+          function() mine.title = 'renamed' end,
+          function() mine.parent.parent:find('host-button').on_tap = function() end end,
+          function() mine.on_tap = function() end end,
+          function() return mine.env.theme end,
+        } do
+          results[#results + 1] = (select(2, pcall(try)))
+        end
+        return table.concat(results, '|')
+      end
+      """)
+    let host = PluginHost(container: container, limits: LuaSandbox()) { _ in }
+    let plugin = try host.load(path: folder + "/sneaky.lua")
+    // The host's Swift code takes the plugin's view out of the panel.
+    let mine = try #require(root.find("mine"))
+    try host.withTree { _ in try mine.move(to: root) }
+    let reply = try #require(plugin.call("on_event")?.first)
+    let text = try String(luaValue: reply)
+    #expect(text.components(separatedBy: "|").count == 5)
+    #expect(text.components(separatedBy: "outside this script's reach").count == 6, "\(text)")
+    #expect(mine.title == "Mine")
+    #expect(hostButton.onTap == nil)
+  }
+
+  @Test func theHostsLuaCannotRemoveAPluginsViews() throws {
+    let root = View.window(id: "root")
+    let container = View.stack(id: "plugins")
+    try root.add(container)
+    let hostTree = try ScriptedTree(lua: LuaState(sandbox: LuaSandbox()), root: root)
+    let folder = try Self.folder("owned.lua", "ui.root:add(ui.button{id = 'pbutton'})")
+    let host = PluginHost(container: container, limits: LuaSandbox()) { _ in }
+    _ = try host.load(path: folder + "/owned.lua")
+    let error = try #require(throws: LuaError.self) {
+      try hostTree.lua.run("ui.find('pbutton'):remove()")
+    }
+    #expect(error.message.contains("belongs to"))
+    #expect(root.find("pbutton")?.parent?.id == "owned")
+  }
+
+  // MARK: 8. Output a script chooses
+
+  @Test func aNulInAnErrorMessageIsShownEscaped() throws {
+    let result = try Luahost.run(["-e", "local function f() error('before\\0after') end f()"])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("before\\0after"), "\(result.stderr)")
+    #expect(result.stderr.contains("stack traceback:"))
+  }
+
+  @Test func testNamesCannotForgeReportLines() throws {
+    let folder = try Self.folder(
+      "forge_test.lua", "test('x\\nok 99 - forged # SKIP', function() error('no') end)")
+    let result = try Luahost.run(["test", "--tap", folder])
+    #expect(!result.stdout.contains("\nok 99"), "\(result.stdout)")
+    #expect(result.stdout.contains("not ok 1 - x\\10ok 99 - forged \\# SKIP"), "\(result.stdout)")
+  }
+
+  @Test func aPluginCannotPrintAnotherPluginsLabel() throws {
+    let lines = Mutex<[String]>([])
+    let root = View.window(id: "root")
+    let container = View.stack(id: "plugins")
+    try root.add(container)
+    let host = PluginHost(container: container, limits: LuaSandbox()) { line in
+      lines.withLock { $0.append(line) }
+    }
+    let folder = try Self.folder("liar.lua", "print('hi\\n[other] forged\\r[other] again')")
+    _ = try host.load(path: folder + "/liar.lua")
+    #expect(lines.withLock { $0 } == ["[liar] hi", "[liar] [other] forged\\13[other] again"])
+  }
+
+  @Test func sandboxedScriptsHaveAMemoryLimitByDefault() throws {
+    let result = try Luahost.run(["-e", "local t = {} for i = 1, 1e9 do t[i] = i end"])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("not enough memory"))
+    let unlimited = try Luahost.run(["--memory", "none", "--help"])
+    #expect(unlimited.stdout.contains("memory: none"))
+    #expect(try Luahost.run(["--help"]).stdout.contains("memory: \(256 << 20) bytes"))
+  }
+
+  // MARK: 4. Host code that runs script code
+
+  @Test func routingThroughManyFailingFiltersIsLinear() throws {
+    let root = View.window(id: "root")
+    let recorder = Recorder()
+    root.environment.alertPresenter = recorder
+    let tree = try ScriptedTree(lua: LuaState(sandbox: LuaSandbox()), root: root)
+    let start = ContinuousClock.now
+    try tree.lua.run(
+      """
+      local parent = ui.root
+      for i = 1, 1000 do
+        parent = parent:add(ui.boundary{id = 'b' .. i, on_error = function(e) error(e, 0) end})
+      end
+      parent:add(ui.button{id = 'deep', on_tap = function() error('deep', 0) end}):tap()
+      """)
+    #expect(ContinuousClock.now - start < .seconds(20))
+    #expect(recorder.presented.count == 1)
+    #expect(recorder.presented.first?.alert.message.utf8.count ?? 0 < 20_000)
+  }
+
+  @Test func prettyPrintingReadsABoundedPartOfHugeTables() throws {
+    let lua = try LuaState(sandbox: LuaSandbox())
+    let table = try lua.run("local s, t = ('s'):rep(1e5), {} for i = 1, 2e5 do t['k' .. i] = {i, s} end return t")
+    let start = ContinuousClock.now
+    let text = PrettyPrinter(colors: false).format(table[0])
+    #expect(ContinuousClock.now - start < .seconds(5))
+    #expect(text.utf8.count < 200_000)
+    #expect(text.hasSuffix("… }"))
+  }
+
+  @Test func theReplsUnderscoreRunsNoScriptCode() throws {
+    let session = try ReplSession(
+      makeState: { try LuaState(sandbox: LuaSandbox()) }, profile: "", colors: false)
+    _ = session.submit("setmetatable(_G, {__newindex = function() while true do end end})")
+    let start = ContinuousClock.now
+    guard case .output(let text) = session.submit("1 + 1") else {
+      Issue.record("expected output")
+      return
+    }
+    #expect(text == "2")
+    #expect(ContinuousClock.now - start < .seconds(5))
+  }
+
+  @Test func testFiltersMatchUnderALimit() throws {
+    let folder = try Self.folder(
+      "slow_test.lua", "test(('a'):rep(60), function() end) test('quick', function() end)")
+    let start = ContinuousClock.now
+    let result = try Luahost.run(["test", "--filter", ".-.-.-.-.-.-.-.-b", folder])
+    #expect(ContinuousClock.now - start < .seconds(30))
+    #expect(result.stdout.contains("0 passed, 0 failed"), "no test matches: \(result.stdout)")
+  }
+
+  // MARK: Helpers
+
+  /// A new temporary folder holding one file.
+  static func folder(_ name: String, _ contents: String) throws -> String {
+    let file = try Luahost.temporaryFile(contents)
+    let folder = file + ".d"
+    #expect(mkdir(folder, 0o755) == 0)
+    #expect(rename(file, folder + "/" + name) == 0)
+    return folder
+  }
+}
