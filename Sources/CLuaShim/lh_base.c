@@ -97,10 +97,16 @@ static int lh_setmetatable(lua_State *L) {
 /* ---- require, over the package table (upvalue 1) and the host's reader (upvalue 2) ---- */
 
 #define LH_WHY 3 /* the stack slot of require that collects why nothing was found */
+#define LH_WHY_MAX 4096 /* the longest that message grows */
+#define LH_PATH_MAX 4096 /* a candidate file name longer than this cannot exist */
 
 /* Appends the string on top to the message at LH_WHY. [-1, +0] */
 static void lh_why(lua_State *L) {
   lua_pushvalue(L, LH_WHY);
+  if (lua_rawlen(L, -1) > LH_WHY_MAX) { /* enough reasons: the rest would only cost */
+    lua_pop(L, 2);
+    return;
+  }
   lua_insert(L, -2);
   lua_concat(L, 2);
   lua_replace(L, LH_WHY);
@@ -134,7 +140,13 @@ static int lh_searchpath(lua_State *L, const char *name) {
   for (const char *t = path; *t != '\0';) {
     const char *end = strchr(t, ';');
     size_t len = end ? (size_t)(end - t) : strlen(t);
-    if (len > 0) {
+    lh_poll(L, 1 + (long long)(len >> 4)); /* a script chose package.path */
+    size_t marks = 0;
+    for (size_t i = 0; i < len; i++) marks += t[i] == '?';
+    if (len > LH_PATH_MAX || marks * strlen(file) > LH_PATH_MAX) { /* no such file */
+      lua_pushliteral(L, "\n\tno file (name too long)");
+      lh_why(L);
+    } else if (len > 0) {
       lua_pushlstring(L, t, len);
       const char *filename = luaL_gsub(L, lua_tostring(L, -1), "?", file);
       lua_pushvalue(L, lua_upvalueindex(2));
@@ -191,12 +203,7 @@ static int lh_require(lua_State *L) {
   return 2;
 }
 
-static int lh_makeprint(lua_State *L) {
-  luaL_checktype(L, 1, LUA_TFUNCTION);
-  lua_settop(L, 1);
-  lua_pushcclosure(L, lh_print, 1);
-  return 1;
-}
+static int lh_makeprint(lua_State *L) { return lh_closure_over(L, lh_print); }
 
 static int lh_makerequire(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);

@@ -78,35 +78,42 @@ static void lh_funcname(lua_State *L, lua_Debug *ar, lua_State *L1) {
   }
 }
 
-/* Levels as the script sees them: the frames of the sandbox's own xpcall handler wrapper
+/* Levels as the script sees them: frames of the sandbox's xpcall handler wrapper
  * (lh_xpcall_handler) are skipped, so `debug.traceback(msg, 2)` in a handler starts where
- * it does in stock Lua. Like lua_getstack, for the visible level `level`. */
-static int lh_getstack(lua_State *L1, int level, lua_Debug *ar) {
-  for (int real = 0, visible = 0; lua_getstack(L1, real, ar); real++) {
-    if (!lua_checkstack(L1, 1)) return 0;
-    lua_getinfo(L1, "f", ar);
-    int hidden = lua_tocfunction(L1, -1) == lh_xpcall_handler;
-    lua_pop(L1, 1);
-    if (hidden) continue;
-    if (visible++ == level) return 1;
-  }
-  return 0;
+ * it does in stock Lua. Only the top LH_HIDDEN_SCAN frames are examined (handlers run
+ * there): lua_getstack costs its level, so a deeper scan would make every call quadratic
+ * in the stack's depth. */
+#define LH_HIDDEN_SCAN 64
+
+static int lh_hidden(lua_State *L1, lua_Debug *ar) {
+  if (!lua_checkstack(L1, 1)) return 0;
+  lua_getinfo(L1, "f", ar);
+  int hidden = lua_tocfunction(L1, -1) == lh_xpcall_handler;
+  lua_pop(L1, 1);
+  return hidden;
 }
 
-static int lh_levels(lua_State *L1) {
+/* The real level of visible level `level`, or -1 if there is none. */
+static int lh_reallevel(lua_State *L1, int level) {
   lua_Debug ar;
-  int lo = 1, hi = 1;
-  while (lh_getstack(L1, hi, &ar)) {
-    lo = hi;
-    hi *= 2;
+  int hidden = 0;
+  for (int real = 0, visible = 0; real < LH_HIDDEN_SCAN; real++) {
+    if (!lua_getstack(L1, real, &ar)) return -1;
+    if (lh_hidden(L1, &ar)) {
+      hidden++;
+      continue;
+    }
+    if (visible++ == level) return real;
   }
-  while (lo < hi) {
-    int mid = (lo + hi) / 2;
-    if (lh_getstack(L1, mid, &ar)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  int real = level + hidden; /* below the scanned frames, levels map one to one */
+  return lua_getstack(L1, real, &ar) ? real : -1;
 }
+
+static int lh_getstack(lua_State *L1, int level, lua_Debug *ar) {
+  int real = lh_reallevel(L1, level);
+  return real >= 0 && lua_getstack(L1, real, ar);
+}
+
 
 /* debug.traceback([thread,] [message [, level]]), formatted as luaL_traceback does. */
 static int lh_traceback(lua_State *L) {
@@ -121,7 +128,7 @@ static int lh_traceback(lua_State *L) {
     lua_pushvalue(L, arg + 1);
     return 1;
   }
-  int level = (int)luaL_optinteger(L, arg + 2, L == L1 ? 1 : 0);
+  lua_Integer first = luaL_optinteger(L, arg + 2, L == L1 ? 1 : 0);
   luaL_Buffer b;
   luaL_buffinit(L, &b);
   if (msg != NULL) {
@@ -129,12 +136,14 @@ static int lh_traceback(lua_State *L) {
     luaL_addchar(&b, '\n');
   }
   luaL_addstring(&b, "stack traceback:");
-  int last = lh_levels(L1) - 1;
-  int skip = last - level > LH_TB_HEAD + LH_TB_TAIL ? LH_TB_HEAD : -1;
+  int level = first < 0 || first > INT_MAX ? -1 : lh_reallevel(L1, (int)first);
+  int last = lh_depth(L1) - 1;
+  int limit = level >= 0 && last - level > LH_TB_HEAD + LH_TB_TAIL ? LH_TB_HEAD : -1;
   lua_Debug ar;
-  while (lh_getstack(L1, level++, &ar)) {
-    if (skip-- == 0) {
-      int n = last - level - LH_TB_TAIL + 2;
+  while (level >= 0 && lua_getstack(L1, level++, &ar)) {
+    if (level <= LH_HIDDEN_SCAN && lh_hidden(L1, &ar)) continue;
+    if (limit-- == 0) { /* as luaL_traceback: the first levels, then the last ones */
+      int n = last - level - LH_TB_TAIL + 1;
       lua_pushfstring(L, "\n\t...\t(skipping %d levels)", n);
       luaL_addvalue(&b);
       level += n;
@@ -179,8 +188,11 @@ static int lh_getinfo(lua_State *L) {
   const char *options = luaL_optstring(L, arg + 2, "lnSrtuL");
   if (strchr(options, 'f') != NULL)
     return luaL_argerror(L, arg + 2, "option 'f' is not allowed in the sandbox");
-  if (options[0] == '>') return luaL_argerror(L, arg + 2, "invalid option");
+  /* checked here, before lua_getinfo, which may push onto the other thread and then fail */
+  if (options[strspn(options, "SlnrtuL")] != '\0')
+    return luaL_argerror(L, arg + 2, "invalid option");
   luaL_checkstack(L, 3, "not enough stack");
+  if (L1 != L && !lua_checkstack(L1, 2)) return luaL_error(L, "stack overflow");
   lua_Debug ar;
   char what[16];
   if (lua_isfunction(L, arg + 1)) {

@@ -50,8 +50,12 @@ static int lh_sentinel_gc(lua_State *L) {
   lua_rawseti(L, -3, (lua_Integer)lua_rawlen(L, -3) + 1);
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lh_fin_registered) == LUA_TTABLE) {
     lua_pushvalue(L, -2);
-    lua_pushnil(L);
-    lua_rawset(L, -3); /* queued once: no longer registered */
+    if (lua_rawget(L, -2) == LUA_TUSERDATA && lua_rawequal(L, -1, 1)) {
+      lua_pop(L, 1);
+      lua_pushvalue(L, -2);
+      lua_pushnil(L);
+      lua_rawset(L, -3); /* queued once: no longer registered */
+    }
   }
   lh_getstate(L)->fin_pending = 1;
   return 0;
@@ -61,6 +65,12 @@ void lh_register_finalizer(lua_State *L, int idx) {
   idx = lua_absindex(L, idx);
   luaL_checkstack(L, 4, NULL);
   lh_registry_table(L, &lh_fin_registered, "k");
+  lua_pushvalue(L, idx);
+  if (lua_rawget(L, -2) != LUA_TNIL) { /* marked already: Lua marks an object once */
+    lua_pop(L, 2);
+    return;
+  }
+  lua_pop(L, 1);
   lua_pushvalue(L, idx);
   lua_newuserdatauv(L, 0, 1);
   lua_pushvalue(L, idx);
@@ -157,12 +167,7 @@ static int lh_sbcollectgarbage(lua_State *L) {
   return lua_gettop(L);
 }
 
-static int lh_makecollectgarbage(lua_State *L) {
-  luaL_checktype(L, 1, LUA_TFUNCTION);
-  lua_settop(L, 1);
-  lua_pushcclosure(L, lh_sbcollectgarbage, 1);
-  return 1;
-}
+static int lh_makecollectgarbage(lua_State *L) { return lh_closure_over(L, lh_sbcollectgarbage); }
 
 void lh_pushgclib(lua_State *L) {
   lua_pushcfunction(L, lh_makecollectgarbage);

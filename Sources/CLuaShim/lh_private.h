@@ -10,6 +10,8 @@ void lh_markthread(lua_State *L);
 int lh_threadmarked(lua_State *L);
 
 /* lh_trace.c */
+/// The number of levels on L's stack (lua_getstack succeeds below it), by binary search.
+int lh_depth(lua_State *L);
 /// The message handler of lh_pcall: records frames, returns the error value unchanged.
 int lh_msgh(lua_State *L);
 
@@ -26,6 +28,9 @@ void lh_end(lua_State *L, lh_state *S);
 void lh_poll(lua_State *L, long long steps);
 
 /* lh_lib.c */
+/// For the prelude's makeX(original): pushes f as a C closure over the function at 1.
+/// [-0, +1]; raises if argument 1 is not a function.
+int lh_closure_over(lua_State *L, lua_CFunction f);
 /// lua_load with the source handed over in pieces, polling in between. [-0, +1]
 int lh_loadpieces(lua_State *L, const char *buf, size_t len, const char *chunkname,
                   const char *mode);

@@ -34,7 +34,15 @@ int lh_pcallh(lua_State *L, int nargs, int nresults) {
   if (S->depth++ == 0) lh_begin(L, S);
   int status = lua_pcall(L, nargs, nresults, handler);
   if (S->fin_pending && S->depth == 1) lh_finalize_pending(L, S);
-  if (--S->depth == 0) lh_end(L, S);
+  if (--S->depth == 0) {
+    /* A stop or a memory error may have abandoned luaL_Buffer boxes, which only their
+     * finalizers free (an emergency collection runs none): collect now, so the memory
+     * limit counts what is really in use. Every finalizer then is C (the sandbox defers
+     * scripts' own), so this cannot run script code with hooks off. */
+    int collect = status == LUA_ERRMEM || atomic_load(&S->stop) != LH_STOP_NONE;
+    lh_end(L, S);
+    if (collect) lua_gc(L, LUA_GCCOLLECT);
+  }
   if (outer_running != L) atomic_store(&S->running, outer_running);
   S->enforce = enforce;
   if (status != LUA_OK) {

@@ -38,7 +38,7 @@ static void lh_record(lua_State *L, lua_Debug *ar, int level, lh_frame *f) {
 }
 
 /* Number of levels on the stack: exponential then binary search, as lua_getstack is O(level). */
-static int lh_depth(lua_State *L) {
+int lh_depth(lua_State *L) {
   lua_Debug ar;
   int lo = 1, hi = 1;
   while (lua_getstack(L, hi, &ar)) {

@@ -32,6 +32,7 @@ struct Bench {
     if selected(5) { rows += try TreeCases(repetitions: repetitions, scale: scale).run() }
     if selected(6) { rows += try ThroughputCases(repetitions: repetitions).run() }
     if selected(7) { rows += try PluginCases(repetitions: repetitions).run() }
+    if selected(8) { rows += try SandboxCases(repetitions: repetitions).run() }
     if json {
       for row in rows { print(Report.json(row)) }
     } else {

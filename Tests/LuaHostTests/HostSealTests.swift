@@ -226,7 +226,8 @@ import ViewTree
 
   @Test func prettyPrintingReadsABoundedPartOfHugeTables() throws {
     let lua = try LuaState(sandbox: LuaSandbox())
-    let table = try lua.run("local s, t = ('s'):rep(1e5), {} for i = 1, 2e5 do t['k' .. i] = {i, s} end return t")
+    let table = try lua.run(
+      "local s, t = ('s'):rep(1e5), {} for i = 1, 2e5 do t['k' .. i] = {i, s} end return t")
     let start = ContinuousClock.now
     let text = PrettyPrinter(colors: false).format(table[0])
     #expect(ContinuousClock.now - start < .seconds(5))

@@ -11,6 +11,7 @@ import Testing
   func start() throws -> PseudoTerminal {
     let terminal = try PseudoTerminal(environment: ["XDG_STATE_HOME": state, "NO_COLOR": "1"])
     #expect(terminal.waitFor("> "))
+    #expect(terminal.waitUntilReading())
     return terminal
   }
 
@@ -42,9 +43,11 @@ import Testing
   @Test(.disabled(if: Sanitizers.threadSanitizer, "TSan defers signals; see Sanitizers"))
   func ctrlCInterruptsRunningCodeAndTheReplSurvives() throws {
     let terminal = try start()
-    terminal.type("while true do end\r")
-    Thread.sleep(forTimeInterval: 0.3)
     var mark = terminal.mark
+    // The loop is running once the line before it has printed: wait for that, not a time.
+    terminal.type("print('loop' .. 'ing') while true do end\r")
+    #expect(terminal.waitFor("looping", after: mark))
+    mark = terminal.mark
     terminal.type("\u{3}")
     #expect(terminal.waitFor("interrupted", after: mark))
     mark = terminal.mark
@@ -84,10 +87,12 @@ import Testing
     do {
       let terminal = try start()
       let mark = terminal.mark
-      terminal.type("x = 'first session'\r")
-      #expect(terminal.waitFor("> ", after: mark))
+      // The statement has run once what it prints has come, and a new prompt after it.
+      terminal.type("x = 'first session' print('ran' .. '!')\r")
+      #expect(terminal.waitFor("ran!\r\n> ", after: mark))
+      #expect(terminal.waitUntilReading())
       terminal.type("\u{4}")
-      #expect(terminal.exitStatus() == 0)
+      #expect(terminal.exitStatus(timeout: 60) == 0)
     }
     let history = try String(contentsOfFile: state + "/luahost/history", encoding: .utf8)
     #expect(history.contains("first\\040session"))

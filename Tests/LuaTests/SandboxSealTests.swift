@@ -91,6 +91,9 @@ import Testing
     "return ('ab'):rep(3000):find('(.-)%1%1%1c')",
     "local s = {'local x'} for i = 1, 30000 do s[#s + 1] = 'goto l' .. i end for i = 1, 30000 do s[#s + 1] = '::l' .. i .. ':: x = 1' end return load(table.concat(s, ' '))",
     "return load(function() return ' ' end)",
+    "return load('return a' .. ('or\"\"'):rep(1000):rep(90))",
+    "package.path = ('x;'):rep(100000) pcall(require, 'nope') while true do end",
+    "os.date(('%%'):rep(3e6))",
     "local t = {} for i = 1, 5e5 do t[i] = -i end table.sort(t) table.sort(t) table.sort(t)",
   ]
 
@@ -130,13 +133,36 @@ import Testing
     #expect(results == [.integer(1_500_000), .integer(1 << 20), .integer(300_000), 1, 4])
   }
 
+  @Test func theDebugSliceIsBoundedAndCannotCrash() throws {
+    let lua = try Self.sandbox(timeout: .seconds(5), memory: 64 << 20)
+    // A failed lookup on another thread's stack used to leave values there, past its end.
+    try lua.run(
+      """
+      local co = coroutine.create(function() end)
+      for i = 1, 200 do pcall(debug.getinfo, co, print, 'Lz') pcall(debug.getinfo, co, 0, 'Lz') end
+      """)
+    let start = ContinuousClock.now
+    let depth = try lua.run(
+      """
+      local function rec(n) if n == 0 then return #debug.traceback() + debug.getinfo(50000, 'l').currentline end return 1 + rec(n - 1) end
+      return rec(60000)
+      """)
+    #expect(depth.count == 1)
+    #expect(ContinuousClock.now - start < .seconds(3))
+    let handler = try lua.run(
+      "return select(2, xpcall(function() error('x') end, function(e) return debug.traceback(e, 2) end))"
+    )
+    #expect(try String(luaValue: handler[0]).contains("in function 'error'"))
+  }
+
   // MARK: 3. Stops that do not reach
 
   @Test func stopsReachCloseHandlersOfCoroutines() throws {
     let lua = try Self.sandbox()
     let looping = "local x <close> = setmetatable({}, {__close = function() while true do end end})"
     expectStop(
-      lua, "local co = coroutine.create(function() \(looping) coroutine.yield() end) coroutine.resume(co) coroutine.close(co)",
+      lua,
+      "local co = coroutine.create(function() \(looping) coroutine.yield() end) coroutine.resume(co) coroutine.close(co)",
       .timeout)
     expectStop(lua, "coroutine.wrap(function() \(looping) error('x') end)()", .timeout)
     expectStop(
@@ -168,6 +194,23 @@ import Testing
     #expect(closed.first == false)
   }
 
+  @Test func aLiveObjectIsNotFinalizedByMarkingItTwice() throws {
+    let lua = try Self.sandbox()
+    let results = try lua.run(
+      """
+      local count = 0
+      local mt = {__gc = function() count = count + 1 end}
+      keep = {}
+      setmetatable(keep, mt) setmetatable(keep, mt)
+      collectgarbage() collectgarbage()
+      local before = count
+      keep = nil
+      collectgarbage()
+      return before, count
+      """)
+    #expect(results == [0, 1])
+  }
+
   // MARK: 4. Host code that runs script code
 
   @Test func errorValuesTostringRunsUnderALimit() throws {
@@ -194,11 +237,12 @@ import Testing
   @Test func requireStaysInsideItsFolder() throws {
     let folder = "/tmp/luahost-require-\(UInt32.random(in: 0...UInt32.max))"
     let module = "\(folder)/mods"
-    try Shell.run("mkdir -p \(module)/pkg && echo 'return 42' > \(module)/ok.lua"
-      + " && echo 'return \"init\"' > \(module)/pkg/init.lua"
-      + " && echo 'return \"secret\"' > \(folder)/secret.lua"
-      + " && ln -s \(folder)/secret.lua \(module)/link.lua && ln -s /dev/zero \(module)/zero.lua"
-      + " && mkfifo \(module)/fifo.lua && ln -s .. \(module)/up")
+    try Shell.run(
+      "mkdir -p \(module)/pkg && echo 'return 42' > \(module)/ok.lua"
+        + " && echo 'return \"init\"' > \(module)/pkg/init.lua"
+        + " && echo 'return \"secret\"' > \(folder)/secret.lua"
+        + " && ln -s \(folder)/secret.lua \(module)/link.lua && ln -s /dev/zero \(module)/zero.lua"
+        + " && mkfifo \(module)/fifo.lua && ln -s .. \(module)/up")
     defer { try? Shell.run("rm -rf \(folder)") }
     var sandbox = LuaSandbox()
     sandbox.moduleDirectory = module

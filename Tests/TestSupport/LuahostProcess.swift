@@ -88,7 +88,8 @@ public enum Luahost {
     done.wait()
     let errorData = errorBox.data
     process.waitUntilExit()
-    let killed = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+    let killed =
+      process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
     return ProcessResult(
       status: killed ? 137 : process.terminationStatus,
       stdout: String(decoding: outputData, as: UTF8.self),
@@ -126,7 +127,9 @@ public enum Luahost {
       if chunk.isEmpty { break }  // the process ended early
       tail = tail.suffix(256) + chunk
     }
-    let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+    let status =
+      (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8))
+      ?? ""
     try input.fileHandleForWriting.close()
     process.waitUntilExit()
     guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),

@@ -71,7 +71,7 @@ public final class PseudoTerminal {
 
   /// Reads until the transcript (since `start`) contains `text`, or `timeout` passes.
   @discardableResult
-  public func waitFor(_ text: String, after start: String.Index? = nil, timeout: Double = 10)
+  public func waitFor(_ text: String, after start: String.Index? = nil, timeout: Double = 30)
     -> Bool
   {
     let deadline = Date().addingTimeInterval(timeout)
@@ -86,6 +86,20 @@ public final class PseudoTerminal {
       }
     }
     return transcript[(start ?? transcript.startIndex)...].contains(text)
+  }
+
+  /// Waits until the line editor reads keys itself (the terminal out of canonical mode),
+  /// which it does only while it waits at a prompt: a key typed before then is handled
+  /// by the terminal's own line discipline (a Ctrl-D there is not the editor's Ctrl-D).
+  @discardableResult
+  public func waitUntilReading(timeout: Double = 30) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    var settings = termios()
+    while Date() < deadline {
+      if tcgetattr(master, &settings) == 0, settings.c_lflag & tcflag_t(ICANON) == 0 { return true }
+      _ = waitFor("\u{0}", timeout: 0.01)  // keep draining output meanwhile
+    }
+    return false
   }
 
   /// A mark in the transcript, to wait for output that comes after it.

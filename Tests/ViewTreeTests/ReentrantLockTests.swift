@@ -23,7 +23,8 @@ import ViewTree
         lock.withoutLock {
           #expect(!lock.isHeldByCurrentThread)
           other.start()
-          while !entered.withLock({ $0 }) { usleep(100) }
+          let deadline = ContinuousClock.now + .seconds(30)
+          while !entered.withLock({ $0 }), ContinuousClock.now < deadline { usleep(100) }
         }
         // Taken back at the same depth: one unlock leaves it held.
         #expect(lock.isHeldByCurrentThread)

@@ -34,6 +34,7 @@ extension LuaState {
 
     getmetatable('').__metatable = 'locked'
 
+    G.os.date = lib.makeosdate(G.os.date)
     if not hooks.fullos then
       local os = G.os
       G.os = {clock = os.clock, time = os.time, date = os.date, difftime = os.difftime}

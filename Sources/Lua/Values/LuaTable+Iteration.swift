@@ -66,7 +66,8 @@ extension LuaTable {
       let bytes = lua_tolstring(stack.L, index, &length)!
       let kept = min(length, maxStringLength + 1)
       return .string(
-        LuaString(bytes: UnsafeRawBufferPointer(start: bytes, count: kept).bindMemory(to: UInt8.self)))
+        LuaString(
+          bytes: UnsafeRawBufferPointer(start: bytes, count: kept).bindMemory(to: UInt8.self)))
     }
     var pairs: [(key: LuaValue, value: LuaValue)] = []
     lua_pushnil(stack.L)

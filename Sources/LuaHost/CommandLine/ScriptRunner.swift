@@ -141,7 +141,8 @@ public struct ScriptRunner {
         let terminal = stdinIsTerminal && isatty(1) != 0
         if terminal { session.printer.colors = Self.colorsAllowed(environment) }
         session.isLuaCompatible = options.trusted && !stdinIsTerminal
-        InteractiveLoop(session: session, terminal: terminal, environment: environment).run()
+        let loop = InteractiveLoop(session: session, terminal: terminal, environment: environment)
+        withExtendedLifetime(loop) { loop.run() }
         return 0
       }
       return presenter.sawUnhandled ? 1 : 0

@@ -65,7 +65,9 @@ public struct PrettyPrinter {
         } else if case .string(let s) = pair.key, let name = s.string, Self.isIdentifier(name) {
           items.append("\(name) = \(rendered)")
         } else {
-          items.append("[\(format(pair.key, depth: depth + 1, visiting: &visiting, visits: &visits))] = \(rendered)")
+          items.append(
+            "[\(format(pair.key, depth: depth + 1, visiting: &visiting, visits: &visits))] = \(rendered)"
+          )
         }
       }
       if !complete {
