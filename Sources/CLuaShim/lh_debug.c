@@ -1,9 +1,10 @@
-// lh_debug.c: the sandbox's read-only slice of `debug`: traceback, and getinfo without
-// the function field.
+// lh_debug.c: the sandbox's slice of `debug`: traceback, getinfo without the function
+// field, upvalueid, and upvaluejoin for Lua functions.
 //
 // Why C: both read the call stack (lua_getstack, lua_getinfo), which only C can. The slice
-// cannot break out: it hands out no function, no local, no upvalue, no metatable and no
-// hook. `traceback` names functions as liblua's does, by searching package.loaded, but
+// cannot break out: it hands out no function, no local, no upvalue's value, no metatable
+// and no hook; upvaluejoin rewires only Lua closures, which hold values of the script's
+// own state and run under its limits (every host function is a C function). `traceback` names functions as liblua's does, by searching package.loaded, but
 // that search runs over tables the script controls, so it polls for stops (lh_poll).
 #include "lh_private.h"
 
@@ -244,11 +245,46 @@ static int lh_getinfo(lua_State *L) {
   return 1;
 }
 
+/* The upvalue `n` (argument at argn) of the function at argf must exist. */
+static int lh_upvalue_index(lua_State *L, int argf, int argn) {
+  luaL_checktype(L, argf, LUA_TFUNCTION);
+  lua_Integer n = luaL_checkinteger(L, argn);
+  int valid = n > 0 && n <= 255 && lua_getupvalue(L, argf, (int)n) != NULL;
+  if (valid) lua_pop(L, 1);
+  luaL_argcheck(L, valid, argn, "invalid upvalue index");
+  return (int)n;
+}
+
+/* debug.upvalueid(f, n): an identity for the upvalue, nothing more. */
+static int lh_upvalueid(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TFUNCTION);
+  lua_Integer n = luaL_checkinteger(L, 2);
+  void *id = n > 0 && n <= 255 ? lua_upvalueid(L, 1, (int)n) : NULL;
+  if (id != NULL) lua_pushlightuserdata(L, id);
+  else luaL_pushfail(L);
+  return 1;
+}
+
+/* debug.upvaluejoin(f1, n1, f2, n2), for Lua functions only (as stock): it rewires the
+ * script's own closures, whose upvalues hold only Lua values of its own state. */
+static int lh_upvaluejoin(lua_State *L) {
+  int n1 = lh_upvalue_index(L, 1, 2);
+  int n2 = lh_upvalue_index(L, 3, 4);
+  luaL_argcheck(L, !lua_iscfunction(L, 1), 1, "Lua function expected");
+  luaL_argcheck(L, !lua_iscfunction(L, 3), 3, "Lua function expected");
+  lua_upvaluejoin(L, 1, n1, 3, n2);
+  return 0;
+}
+
 void lh_pushdebuglib(lua_State *L) {
   lua_createtable(L, 0, 2);
   lua_pushcfunction(L, lh_traceback);
   lua_setfield(L, -2, "traceback");
   lua_pushcfunction(L, lh_getinfo);
   lua_setfield(L, -2, "getinfo");
+  lua_pushcfunction(L, lh_upvalueid);
+  lua_setfield(L, -2, "upvalueid");
+  lua_pushcfunction(L, lh_upvaluejoin);
+  lua_setfield(L, -2, "upvaluejoin");
   lua_setfield(L, -2, "debug");
 }

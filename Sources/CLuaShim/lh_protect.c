@@ -114,6 +114,8 @@ void lh_writeline(const char *s, size_t len) {
 
 void lh_collectgarbage(lua_State *L) { lua_gc(L, LUA_GCCOLLECT); }
 
+void lh_setgenerational(lua_State *L) { lua_gc(L, LUA_GCGEN, 0, 0); }
+
 /* Each lh_p* wrapper runs one raising API call as a light C function under lh_pcall. */
 static int lh_gettable_k(lua_State *L) { lua_gettable(L, 1); return 1; }
 static int lh_settable_k(lua_State *L) { lua_settable(L, 1); return 0; }

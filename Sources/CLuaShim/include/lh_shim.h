@@ -180,6 +180,8 @@ void lh_sigint_disarm(void);
 /// read the global `stdout`).
 void lh_writeline(const char *s, size_t len);
 
+/// Switches the collector to generational mode, as lua.c does for scripts. [-0,+0]
+void lh_setgenerational(lua_State *L);
 /// Runs a full garbage collection (lua_gc is variadic, which Swift cannot call). [-0,+0]
 void lh_collectgarbage(lua_State *L);
 

@@ -68,6 +68,13 @@ public final class LuaState {
     lh_collectgarbage(stack.L)
   }
 
+  /// Switches the collector to generational mode, as the `lua` interpreter does before it
+  /// runs a script (`collectgarbage("generational")` then answers as it does there).
+  public func useGenerationalCollector() {
+    guard let stack = try? LuaStack(core) else { return }
+    lh_setgenerational(stack.L)
+  }
+
   /// The number of values on the running thread's stack (for balance checks in tests).
   public var stackTop: Int { (try? LuaStack(core)).map { Int($0.top) } ?? 0 }
 

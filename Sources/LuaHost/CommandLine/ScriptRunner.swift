@@ -195,6 +195,7 @@ public struct ScriptRunner {
       lua = try LuaState(sandbox: sandbox)
     }
     if let memory = options.memoryLimit { lua.memoryLimit = memory }
+    lua.useGenerationalCollector()  // as lua.c does
     if let timeout = options.timeout { lua.timeout = timeout }
     if let instructions = options.instructionLimit { lua.instructionLimit = instructions }
     return lua

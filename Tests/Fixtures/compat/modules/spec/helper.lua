@@ -1,0 +1,1 @@
+return {value = 42}

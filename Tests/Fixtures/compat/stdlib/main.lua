@@ -1,0 +1,10 @@
+-- print passes bytes through; warn goes to stderr.
+print("bytes \255\254 and a NUL \0 in the middle")
+print(1, nil, true, 2.5, "tab")
+warn("@on")
+warn("this goes to stderr")
+print(string.rep("ab", 3, "-"), ("x"):rep(0), ("%d items"):format(3))
+print(select("#", table.unpack({1, 2, nil, 4}, 1, 4)))
+print(tostring(nil), tonumber("0x10"), tonumber("z", 36), math.floor(-3.5))
+print(select(2, pcall(error, {code = 1})).code)
+print(select(2, pcall(error, "message", 0)))
