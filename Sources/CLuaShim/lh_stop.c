@@ -118,6 +118,19 @@ void lh_setbudget(lua_State *L, long long instructions) {
   lh_getstate(L)->budget_limit = instructions;
 }
 
+long long lh_budget_push(lua_State *L) {
+  lh_state *S = lh_getstate(L);
+  long long saved = S->budget;
+  if (S->budget_limit >= 0) S->budget = S->budget_limit;
+  return saved;
+}
+
+void lh_budget_pop(lua_State *L, long long saved) {
+  lh_state *S = lh_getstate(L);
+  S->budget = saved;
+  if (atomic_load(&S->stop) == LH_STOP_NONE) lh_rehook(L, S); /* the caller's count goes on */
+}
+
 void lh_begin(lua_State *L, lh_state *S) {
   S->budget = S->budget_limit;
   if (S->budget >= 0) lua_sethook(L, lh_stophook, LUA_MASKCOUNT, LH_BUDGET_STEP);

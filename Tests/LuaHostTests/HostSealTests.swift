@@ -268,3 +268,27 @@ import ViewTree
     return folder
   }
 }
+
+/// Sandboxed scripts take `-W` and `-l` as `lua` does.
+@Suite struct SandboxedOptionTests {
+  @Test func warningsGoToStderrWithW() throws {
+    let quiet = try Luahost.run(["-e", "warn('hidden')"])
+    #expect(quiet.stderr.isEmpty)
+    let loud = try Luahost.run(["-W", "-e", "warn('shown', ' here')"])
+    #expect(loud.stderr == "Lua warning: shown here\n")
+    #expect(loud.stdout.isEmpty)
+  }
+
+  @Test func modulesBesideTheScriptAndInTheCurrentFolder() throws {
+    let script = try Luahost.temporaryFile("print(greeting.text, g2.text)")
+    let folder = String(script[..<script.lastIndex(of: "/")!])
+    let module = "luahost-module-\(UInt32.random(in: 0...UInt32.max))"
+    let path = folder + "/" + module + ".lua"
+    try Luahost.temporaryFileContents("return {text = 'hi'}", at: path)
+    let result = try Luahost.run(
+      ["-l", "greeting=\(module)", "-l", "g2=\(module)", script], directory: folder)
+    #expect(result.stdout == "hi\thi\n", "\(result.stderr)")
+    let fromE = try Luahost.run(["-e", "print(require('\(module)').text)"], directory: folder)
+    #expect(fromE.stdout == "hi\n", "\(fromE.stderr)")
+  }
+}

@@ -19,8 +19,10 @@ import Testing
   }
 
   @Test func failingErroringHangingAndBrokenFiles() throws {
+    // NO_COLOR empty (colours allowed): a pipe alone must keep the output plain.
     let result = try Luahost.run(
-      ["test", "--timeout", "300ms", "Tests/Fixtures/testrunner"], directory: root)
+      ["test", "--timeout", "300ms", "Tests/Fixtures/testrunner"],
+      environment: ["NO_COLOR": ""], directory: root)
     #expect(result.status == 1)
     let out = result.stdout
     #expect(out.hasSuffix("\n2 passed, 7 failed, 1 skipped\n"))

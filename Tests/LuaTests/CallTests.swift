@@ -73,10 +73,12 @@ final class DeinitCounter {
       type.metamethod(.len) { arguments in
         [.integer(Int64(try #require(arguments[0].userdataObject(Counter.self)).value))]
       }
+      // Counters are equal when their values are (two distinct objects can be).
       type.metamethod(.eq) { arguments in
         [
           .boolean(
-            arguments[0].userdataObject(Counter.self) === arguments[1].userdataObject(Counter.self))
+            arguments[0].userdataObject(Counter.self)?.value
+              == arguments[1].userdataObject(Counter.self)?.value)
         ]
       }
     }
@@ -92,7 +94,12 @@ final class DeinitCounter {
     let badSelf = try #require(throws: LuaError.self) { try lua.run("c.increment({})") }
     #expect(badSelf.message.contains("Counter expected"))
     #expect(try lua.run("return getmetatable(c)") == ["Counter"])
-    #expect(try lua.run("return c == c") == [true])
+    // Distinct userdata, so `==` consults __eq (the same one is equal before it is asked).
+    let other = Counter()
+    try lua.globals().set("d", lua.userdata(other))
+    #expect(try lua.run("return c == d, rawequal(c, d)") == [false, false])
+    other.value = 100
+    #expect(try lua.run("return c == d, rawequal(c, d)") == [true, false])
   }
 
   @Test func objectsAreReleasedWhenLuaDropsThem() throws {
@@ -114,7 +121,11 @@ final class DeinitCounter {
         captured.value += 1
         throw MyError(code: captured.value)
       }
-      for _ in 0..<100 { _ = try? state.run("fail()") }
+      for _ in 0..<100 {
+        let error = try #require(throws: LuaError.self) { try state.run("fail()") }
+        #expect(error.kind == .swift)
+        #expect(error.underlying(as: MyError.self) != nil)
+      }
       #expect(captured.value == 100)
     }
     #expect(deinits.count == 1)

@@ -70,16 +70,20 @@ import ViewTree
         try LuaFunction(luaValue: arguments[0]).call(arguments: [arguments[0]])
       }
       // Recurse through Swift until the C-stack limit, creating garbage with finalizers at
-      // every level so that GC steps run them near the limit.
-      _ = try? lua.run(
-        """
-        local function deep(self)
-          for _ = 1, 20 do probe() end
-          collectgarbage('step')
-          return nest(self)
-        end
-        nest(deep)
-        """)
+      // every level so that GC steps run them near the limit. It must end in the C-stack
+      // overflow (a runtime error), not succeed.
+      let overflow = try #require(throws: LuaError.self) {
+        try lua.run(
+          """
+          local function deep(self)
+            for _ = 1, 20 do probe() end
+            collectgarbage('step')
+            return nest(self)
+          end
+          nest(deep)
+          """)
+      }
+      #expect(overflow.message.contains("stack overflow"), "\(overflow.message)")
       lua.close()
     }
     #expect(counter.created > 100)

@@ -37,6 +37,11 @@ public enum Luahost {
     return path
   }
 
+  /// Writes `source` to the file at `path`.
+  public static func temporaryFileContents(_ source: String, at path: String) throws {
+    try Data(source.utf8).write(to: URL(fileURLWithPath: path))
+  }
+
   /// Writes `source` to a new file in the temporary folder and returns its path.
   public static func temporaryFile(_ source: String) throws -> String {
     try temporaryFile(Array(source.utf8))

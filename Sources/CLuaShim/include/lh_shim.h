@@ -99,6 +99,10 @@ void lh_endstop(lua_State *L);
 /// Sets the instruction budget of each outermost call (< 0: none). A count hook costs on
 /// every instruction, so it is installed only while a budget is set.
 void lh_setbudget(lua_State *L, long long instructions);
+/// A nested call with a budget of its own (a test checking that something runs out):
+/// gives it a fresh budget and returns the caller's remaining one, for lh_budget_pop.
+long long lh_budget_push(lua_State *L);
+void lh_budget_pop(lua_State *L, long long saved);
 /// Replaces coroutine.resume and coroutine.wrap (when the library is open) with versions
 /// that track the running thread, so a stop reaches a loop inside a coroutine. [-0, +0]
 int lh_trackcoroutines(lua_State *L);

@@ -3,7 +3,9 @@ import CLuaShim
 
 extension LuaFunction {
   /// Calls the function with a deadline of its own, also when called from inside another
-  /// call (e.g. by a test runner checking that something times out).
+  /// call (e.g. by a test runner checking that something times out). Called from inside
+  /// another call, it also gets an instruction budget of its own (the state's), if the
+  /// state has one, and running out of it ends here too.
   ///
   /// If this deadline passes first, the call fails with `.timeout` and the stop ends here,
   /// so the caller keeps running; if an outer deadline passes, the stop stays sticky as
@@ -28,19 +30,22 @@ extension LuaFunction {
     let outer = nested ? watchdog.deadline(of: owner) : core.timeout.map { now + $0 }
     let inner = now + timeout.nanoseconds
     watchdog.arm(owner, target: core.stopTarget, deadline: min(outer ?? .max, inner))
+    let outerBudget = nested ? lh_budget_push(stack.L) : -1
     let status = lh_pcall(stack.L, Int32(arguments.count), LUA_MULTRET)
     if nested, let outer {
       watchdog.arm(owner, target: core.stopTarget, deadline: outer)
     } else {
       watchdog.disarm(owner)
     }
-    if status != LUA_OK, lh_stop_reason(stack.L, -1) == Int32(LH_STOP_TIMEOUT),
-      outer.map({ Watchdog.now() < $0 }) ?? true
-    {
+    let reason = status == LUA_OK ? Int32(LH_STOP_NONE) : lh_stop_reason(stack.L, -1)
+    if reason == Int32(LH_STOP_TIMEOUT), outer.map({ Watchdog.now() < $0 }) ?? true {
       lh_endstop(stack.L)
+    } else if reason == Int32(LH_STOP_BUDGET), nested {
+      lh_endstop(stack.L)  // this call's own budget ran out; the caller's goes on
     } else if !nested {
       lh_clearstop(stack.L)
     }
+    if nested { lh_budget_pop(stack.L, outerBudget) }
     guard status == LUA_OK else { throw stack.popError(status: status) }
     defer { lua_settop(stack.L, base) }
     return (0..<(stack.top - base)).map { stack.value(at: base + 1 + $0) }

@@ -62,6 +62,20 @@ extension ReplSession {
       do {
         let window = DemoApp.makeWindow()
         window.environment.alertPresenter = collector
+        // The loaded plugins keep running: their container moves into the new window, in
+        // place of its empty one, so `.plugins` and `ui.find` see them there.
+        if let host = pluginHost {
+          try host.withTree { container in
+            if let empty = window.find(container.id), empty !== container {
+              let index = empty.parent?.children.firstIndex { $0 === empty }
+              let parent = empty.parent ?? window
+              empty.removeFromParent()
+              try container.move(to: parent, at: index)
+            } else {
+              try container.move(to: window)
+            }
+          }
+        }
         let fresh = try makeState()
         tree = try ScriptedTree(lua: fresh, root: window)
         lua.close()

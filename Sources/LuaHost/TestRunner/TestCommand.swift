@@ -10,9 +10,12 @@ public enum TestCommand {
       --plugins DIR      load the plugins in DIR into each test's app tree
       --allow LIBS       grant io, os, package and/or debug to tests and plugins
       --timeout DURATION each test's deadline (default 5s)
+      --instructions N   an instruction budget per call (for expect.error(f, "instructions"))
+      --memory SIZE      each test's memory limit (default 64M)
       --tap              TAP version 13 output
       --json             JSON output
-    Exit status: 0 all passed, 1 a test failed (or none was found), 2 usage error.
+    Exit status: 0 all passed, 1 a test failed or no test file was found, 2 usage error
+    (an unknown option, or a PATH that does not exist).
     """
 
   /// Runs the command; returns the exit status.
@@ -40,11 +43,13 @@ public enum TestCommand {
         case "--help", "-h":
           StandardStreams.out(usage + "\n")
           return 0
-        case "--allow", "--timeout":
+        case "--allow", "--timeout", "--instructions", "--memory":
           var parsed = CommandLineOptions()
           try parsed.parseLimit(word, try value(word))
           options.capabilities.formUnion(parsed.capabilities)
           if let timeout = parsed.timeout { options.timeout = timeout }
+          if let budget = parsed.instructionLimit { options.instructionLimit = budget }
+          if let memory = parsed.memoryLimit { options.memoryLimit = memory }
         default:
           if word.hasPrefix("-") { throw UsageError("unrecognized option '\(word)'") }
           paths.append(word)
@@ -53,6 +58,9 @@ public enum TestCommand {
       }
       if let directory = options.pluginDirectory, !PluginHost.isDirectory(directory) {
         throw UsageError("--plugins: \(directory) is not a directory")
+      }
+      for path in paths where !PluginHost.isDirectory(path) && !PluginHost.isFile(path) {
+        throw UsageError("\(path): no such file or folder")
       }
     } catch {
       StandardStreams.error("luahost test: \(error)\n\(usage)\n")

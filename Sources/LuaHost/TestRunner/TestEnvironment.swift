@@ -13,12 +13,16 @@ final class TestEnvironment {
     var sandbox = LuaSandbox()
     sandbox.capabilities = options.capabilities
     sandbox.timeout = options.timeout
+    sandbox.instructionLimit = options.instructionLimit
+    if let memory = options.memoryLimit { sandbox.memoryLimit = memory }
     let root = DemoApp.makeWindow()
     let lua = try LuaState(sandbox: sandbox)
     tree = try ScriptedTree(lua: lua, root: root)
     if let directory = options.pluginDirectory, let container = root.find("plugins") {
       var limits = LuaSandbox()
       limits.timeout = options.timeout
+      limits.instructionLimit = options.instructionLimit
+      if let memory = options.memoryLimit { limits.memoryLimit = memory }
       let host = PluginHost(container: container, allowed: options.capabilities, limits: limits)
       _ = host.loadAll(in: directory)
       plugins = host

@@ -18,6 +18,10 @@ public struct TestRunner {
     /// Plugins to load into each test's app tree.
     public var pluginDirectory: String?
     /// Capabilities granted to tests and plugins.
+    /// The instruction budget of each call, for `expect.error(fn, "instructions")`.
+    public var instructionLimit: Int?
+    /// The memory limit of each test's sandbox; nil: the sandbox's default.
+    public var memoryLimit: Int?
     public var capabilities: Set<LuaSandbox.Capability> = []
 
     /// Default options.

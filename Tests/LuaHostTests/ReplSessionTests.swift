@@ -1,0 +1,86 @@
+import Lua
+import LuaHost
+import TestSupport
+import Testing
+import ViewTree
+
+/// The REPL's logic, driven through `ReplSession` (no process, no terminal): commands,
+/// evaluation, pretty printing and completion.
+@Suite struct ReplSessionTests {
+  let session: ReplSession
+
+  init() throws {
+    session = try ReplSession(
+      makeState: { try LuaState(sandbox: LuaSandbox()) }, profile: "profile: test", colors: false)
+  }
+
+  func output(_ line: String, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+    guard case .output(let text) = session.submit(line) else {
+      Issue.record(
+        "\(line): expected output, got \(session.submit(""))", sourceLocation: sourceLocation)
+      return ""
+    }
+    return text
+  }
+
+  @Test func commands() throws {
+    #expect(output(".help").contains(".reset"))
+    #expect(output(".sandbox") == "profile: test")
+    #expect(output(".tree").contains("crash (button) \"Crash\""))
+    #expect(output(".alerts") == "no alerts yet")
+    _ = session.submit("ui.find('crash'):tap()")
+    _ = session.submit("ui.find('crash'):tap()")
+    #expect(output(".alerts").contains("The Crash button crashed, as promised."))
+    #expect(output(".tree").contains("[alert: Error ×2]"))
+    #expect(output(".plugins") == "no plugins loaded")
+    #expect(session.submit(".unload x") == .error("usage: .unload NAME"))
+    #expect(session.submit(".exit") == .exit)
+    let file = try Luahost.temporaryFile("return 40 + 2")
+    #expect(output(".load \(file)") == "42")
+  }
+
+  @Test func resetGivesAFreshStateAndKeepsThePlugins() throws {
+    let container = try #require(session.tree.root.find("plugins"))
+    let host = PluginHost(container: container, limits: LuaSandbox()) { _ in }
+    _ = try host.load(path: Luahost.fixture("plugins/clock.lua"))
+    session.pluginHost = host
+    _ = session.submit("x = 1")
+    #expect(output(".reset") == "fresh state and app tree")
+    #expect(output("x") == "nil")
+    // The plugins moved into the new window: found there, with their full path.
+    #expect(output(".plugins").contains("root/plugins/clock"))
+    #expect(output("ui.find('clock') ~= nil") == "true")
+    #expect(session.tree.root.find("plugins") === container)
+    #expect(output(".reload clock") == "reloaded clock")
+    #expect(output(".unload clock") == "unloaded clock")
+    #expect(output(".plugins") == "no plugins loaded")
+  }
+
+  @Test func prettyPrinting() throws {
+    #expect(output("{b = 2, a = 1, 10, 20}") == "{ 10, 20, a = 1, b = 2 }")
+    #expect(output("local t = {} t.self = t return t") == "{ self = <cycle> }")
+    #expect(output("{{{{1}}}}") == "{ { { {…} } } }")
+    let many = output("local t = {} for i = 1, 30 do t[i] = i end return t")
+    #expect(many.hasSuffix("… (6 more) }"))
+    #expect(output("'a\\0b\\n'") == "\"a\\0b\\n\"")
+    #expect(output("_") == "\"a\\0b\\n\"")
+    #expect(output("1, 'two'") == "1\t\"two\"")
+  }
+
+  @Test func completionRunsNoScriptCode() throws {
+    _ = session.submit("called = 0")
+    _ = session.submit(
+      "spy = setmetatable({}, {__index = function() called = called + 1 return 1 end})")
+    let completer = Completer(lua: session.lua)
+    #expect(completer.completions(for: "spy.x").isEmpty)
+    #expect(completer.completions(for: "ui.ro").contains("ui.root"))
+    #expect(output("called") == "0")
+  }
+
+  @Test func unfinishedChunksContinue() throws {
+    #expect(session.submit("function f()") == .incomplete)
+    #expect(session.prompt == ">> ")
+    #expect(session.submit("return 7 end") == .output(""))
+    #expect(output("f()") == "7")
+  }
+}
