@@ -61,18 +61,22 @@ static int lh_rep(lua_State *L) {
    * its finalizer, so one abandoned by a stop would hold its memory until the collector
    * gets round to finalizers, while a userdata goes at the next (even emergency) cycle. */
   char *start = lua_newuserdatauv(L, total, 0); /* the memory limit refuses a huge one */
-  char *p = start;
+  /* One unit (s, then sep), then the filled part copied onto the rest, doubling: a few
+   * large copies instead of n small ones, each charged and polled. */
+  size_t unit = l + lsep;
+  memcpy(start, s, l);
+  if (lsep > 0 && n > 1) memcpy(start + l, sep, lsep);
+  size_t filled = n > 1 ? unit : l;
   lh_steps steps = {L, 0};
-  while (n-- > 1) {
-    memcpy(p, s, l);
-    p += l;
-    if (lsep > 0) {
-      memcpy(p, sep, lsep);
-      p += lsep;
-    }
-    lh_step(&steps, 1 + (long long)((l + lsep) >> 6));
+  while (filled < total) {
+    size_t chunk = filled < total - filled ? filled : total - filled;
+    if (chunk > (1u << 20)) chunk = 1u << 20; /* poll at least every MiB */
+    chunk -= chunk % unit == 0 ? 0 : chunk % unit;
+    if (chunk == 0) chunk = total - filled; /* the last s, without its sep */
+    memcpy(start + filled, start, chunk);
+    filled += chunk;
+    lh_step(&steps, 1 + (long long)(chunk >> 6));
   }
-  memcpy(p, s, l);
   lua_pushlstring(L, start, total);
   return 1;
 }

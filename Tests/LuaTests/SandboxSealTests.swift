@@ -59,7 +59,7 @@ import Testing
   }
 
   @Test func swiftSideChargesCountAgainstTheLimit() throws {
-    let lua = try Self.sandbox(memory: 8 << 20)
+    let lua = try Self.sandbox(timeout: .seconds(20), memory: 8 << 20)
     let account = try lua.memoryAccount()
     #expect(account.charge(4 << 20))
     #expect(!account.charge(8 << 20))
