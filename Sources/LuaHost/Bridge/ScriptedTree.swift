@@ -125,7 +125,14 @@ public final class ScriptedTree {
     try checkMovable(child, "move")
     try checkOwned(child, "move")
     try checkOwned(parent, "move into")
-    try child.move(to: parent, at: index)
+    do {
+      try child.move(to: parent, at: index)
+    } catch let error {
+      // Lua counts from 1: say so in Lua's terms, not the tree's 0-based ones.
+      guard case .indexOutOfRange(_, let count) = error, let index else { throw error }
+      throw LuaError(
+        kind: .runtime, message: "position \(index + 1) is out of range 1...\(count + 1)")
+    }
   }
 
   static var goneError: LuaError {
