@@ -3,7 +3,7 @@ import LuaHost
 import TestSupport
 import Testing
 
-@Suite struct CommandLineTests {
+@Suite(.timeLimit(.minutes(5))) struct CommandLineTests {
   @Test func runsAFileWithItsArguments() throws {
     let result = try Luahost.run([Luahost.fixture("args.lua"), "one", "two"])
     #expect(result.status == 0)
@@ -161,7 +161,7 @@ import Testing
   }
 }
 
-@Suite struct SeedScenarioTests {
+@Suite(.timeLimit(.minutes(5))) struct SeedScenarioTests {
   @Test func seedExampleThroughTheRealBinary() throws {
     let script = Luahost.fixtures.deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("scripts/seed.lua").path
@@ -192,7 +192,7 @@ import Testing
   }
 }
 
-@Suite struct PluginCommandLineTests {
+@Suite(.timeLimit(.minutes(5))) struct PluginCommandLineTests {
   @Test func pluginsLoadFromTheCommandLine() throws {
     let result = try Luahost.run(
       [
@@ -219,7 +219,7 @@ import Testing
   }
 }
 
-@Suite struct BadInputTests {
+@Suite(.timeLimit(.minutes(5))) struct BadInputTests {
 
   @Test func invalidUTF8InStringsIsKeptAndInCodeIsASyntaxError() throws {
     let kept = try Luahost.temporaryFile(

@@ -272,7 +272,7 @@ import ViewTree
 }
 
 /// Sandboxed scripts take `-W` and `-l` as `lua` does.
-@Suite struct SandboxedOptionTests {
+@Suite(.timeLimit(.minutes(5))) struct SandboxedOptionTests {
   @Test func warningsGoToStderrWithW() throws {
     let quiet = try Luahost.run(["-e", "warn('hidden')"])
     #expect(quiet.stderr.isEmpty)

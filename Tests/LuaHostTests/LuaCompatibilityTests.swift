@@ -49,7 +49,7 @@ import Testing
       (["-l"], "'-l' needs argument"),
     ] {
       let result = try Luahost.run(arguments)
-      #expect(result.status != 0, "\(arguments)")
+      #expect(result.status == 2, "\(arguments)")  // usage errors (lua: 1; see README)
       #expect(result.stderr.contains(message), "\(arguments)")
     }
     let version = try Luahost.run(["-v", "-e", "print'hello'"])

@@ -6,7 +6,7 @@ import ViewTree
 
 /// The REPL's logic, driven through `ReplSession` (no process, no terminal): commands,
 /// evaluation, pretty printing and completion.
-@Suite struct ReplSessionTests {
+@Suite(.timeLimit(.minutes(5))) struct ReplSessionTests {
   let session: ReplSession
 
   init() throws {

@@ -9,7 +9,7 @@ final class Recorder: AlertPresenter {
   func present(_ alert: Alert, boundary: View) { presented.append((alert, boundary.id)) }
 }
 
-@Suite struct ScriptedTreeTests {
+@Suite(.timeLimit(.minutes(5))) struct ScriptedTreeTests {
   let root = View.window(id: "root")
   let recorder = Recorder()
   let tree: ScriptedTree
@@ -88,9 +88,11 @@ final class Recorder: AlertPresenter {
     )
     let messages = try String(luaValue: queued[0]).split(separator: "|").map(String.init)
     #expect(messages.count == 3)
+    // The escalated replacement is a table: its message is what tostring makes of it.
+    #expect(messages[1].hasPrefix("table: 0x"))
     #expect(
-      messages[1].hasPrefix("(error object is a table value)") || messages[1].contains("table"))
-    #expect(messages[2].contains("handler broke") && messages[2].contains("original"))
+      messages[2]
+        == "the error handler at root/top/broken failed: handler broke (while handling: original)")
   }
 
   @Test func rootDefaultAndQueueing() throws {
@@ -241,7 +243,7 @@ final class Recorder: AlertPresenter {
   }
 }
 
-@Suite struct ScriptedTreeLifetimeTests {
+@Suite(.timeLimit(.minutes(5))) struct ScriptedTreeLifetimeTests {
   final class Probe {
     let onDeinit: () -> Void
     init(_ onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
@@ -274,7 +276,7 @@ final class Recorder: AlertPresenter {
   }
 }
 
-@Suite struct ScriptedModuleTests {
+@Suite(.timeLimit(.minutes(5))) struct ScriptedModuleTests {
   @Test func uiIsReadOnlyEvenWithRawset() throws {
     let tree = try ScriptedTree(lua: LuaState(sandbox: LuaSandbox()), root: View.window(id: "root"))
     #expect(throws: LuaError.self) { try tree.lua.run("rawset(ui, 'find', nil)") }

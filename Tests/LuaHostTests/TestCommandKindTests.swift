@@ -130,3 +130,27 @@ final class TestFolder {
     #expect(denied.stdout.contains("expected \"function\", got \"nil\""))
   }
 }
+
+/// `expect.error(fn, "instructions")` with `luahost test --instructions`.
+@Suite(.timeLimit(.minutes(5))) struct TestCommandBudgetTests {
+  @Test func anInstructionBudgetCanBeExpected() throws {
+    let folder = try Luahost.temporaryFile("").appending(".d")
+    #expect(mkdir(folder, 0o755) == 0)
+    try Luahost.temporaryFileContents(
+      """
+      test("runs out", function() expect.error(function() while true do end end, "instructions") end)
+      test("the test goes on afterwards", function()
+        expect.error(function() while true do end end, "instructions")
+        local n = 0 for i = 1, 100 do n = n + 1 end
+        expect.eq(n, 100)
+      end)
+      """, at: folder + "/budget_test.lua")
+    let result = try Luahost.run(["test", "--instructions", "100000", folder])
+    #expect(result.status == 0, "\(result.stdout)")
+    #expect(result.stdout.hasSuffix("2 passed, 0 failed\n"))
+    // Without a budget the loop runs until the test's deadline: both tests fail.
+    let without = try Luahost.run(["test", "--timeout", "300ms", folder])
+    #expect(without.status == 1)
+    #expect(without.stdout.hasSuffix("0 passed, 2 failed\n"), "\(without.stdout)")
+  }
+}

@@ -7,7 +7,7 @@ import Testing
 /// The loop runs in its own process (`LeakCheck`, built next to the test bundle): Swift
 /// Testing runs other suites in parallel in this process, and their allocations would blur
 /// a 5% measurement.
-@Suite struct LeakTests {
+@Suite(.timeLimit(.minutes(10))) struct LeakTests {
   var leakCheck: URL {
     URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
       .appendingPathComponent("LeakCheck")
