@@ -140,7 +140,9 @@ static int lh_searchpath(lua_State *L, const char *name) {
   for (const char *t = path; *t != '\0';) {
     const char *end = strchr(t, ';');
     size_t len = end ? (size_t)(end - t) : strlen(t);
-    lh_poll(L, 1 + (long long)(len >> 4)); /* a script chose package.path */
+    /* A script chose package.path: each template costs a call to the host's reader, about
+     * what a few hundred instructions cost, so that is what it is charged. */
+    lh_poll(L, 256 + (long long)(len >> 4));
     size_t marks = 0;
     for (size_t i = 0; i < len; i++) marks += t[i] == '?';
     if (len > LH_PATH_MAX || marks * strlen(file) > LH_PATH_MAX) { /* no such file */
