@@ -27,13 +27,17 @@ void lh_end(lua_State *L, lh_state *S);
 /// lua_Reader), where no Swift frame lies between here and the enclosing protected call.
 void lh_poll(lua_State *L, long long steps);
 
+/* lh_load.c */
+/// The sandbox's load (text only). A lua_CFunction.
+int lh_sbload(lua_State *L);
+/// lua_load with the source handed over in pieces, polling in between. [-0, +1]
+int lh_loadpieces(lua_State *L, const char *buf, size_t len, const char *chunkname,
+                  const char *mode);
+
 /* lh_lib.c */
 /// For the prelude's makeX(original): pushes f as a C closure over the function at 1.
 /// [-0, +1]; raises if argument 1 is not a function.
 int lh_closure_over(lua_State *L, lua_CFunction f);
-/// lua_load with the source handed over in pieces, polling in between. [-0, +1]
-int lh_loadpieces(lua_State *L, const char *buf, size_t len, const char *chunkname,
-                  const char *mode);
 
 /* lh_base.c */
 /// The message handler the sandbox's xpcall puts around the script's handler.
@@ -55,7 +59,7 @@ void lh_pushgclib(lua_State *L);
 /// Sets `debug`, the read-only slice (traceback, getinfo), in the table on top. [-0, +0]
 void lh_pushdebuglib(lua_State *L);
 
-/* lh_match.c */
+/* lh_strlib.c */
 /// Sets find, match, gmatch and gsub in the table on top. [-0, +0]
 void lh_pushmatchlib(lua_State *L);
 

@@ -123,7 +123,7 @@ void lh_state_release(lh_state *S);
 
 /// Pushes a table of the sandbox's own library functions (rep, concat, insert, remove,
 /// move, sort, find, match, gmatch, gsub, load): each behaves as liblua's and polls for
-/// stops in its loops (lh_lib.c, lh_match.c). [-0, +1 table | error]. Never raises.
+/// stops in its loops (lh_lib.c, lh_strlib.c, lh_load.c). [-0, +1 table | error]. Never raises.
 int lh_pushsandboxlib(lua_State *L);
 
 /// Finalizes every object registered for a deferred finalizer, as lua_close would, and runs
