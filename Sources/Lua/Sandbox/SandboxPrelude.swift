@@ -10,7 +10,8 @@ extension LuaState {
   /// - `path`: the `package.path` that `require` searches ("" without a module folder);
   /// - `fullos`, `fullpackage`, `fulldebug`: whether those capabilities were granted.
   ///
-  /// Checked by `luac -p` in CI (`scripts/check-prelude`).
+  /// Every sandbox runs it when it is made, so the tests compile it hundreds of times: a
+  /// syntax error here fails them all at once.
   static let sandboxPrelude = #"""
     local hooks = ...
     local lib = hooks.lib
