@@ -277,14 +277,11 @@ static int lh_upvaluejoin(lua_State *L) {
 }
 
 void lh_pushdebuglib(lua_State *L) {
-  lua_createtable(L, 0, 2);
-  lua_pushcfunction(L, lh_traceback);
-  lua_setfield(L, -2, "traceback");
-  lua_pushcfunction(L, lh_getinfo);
-  lua_setfield(L, -2, "getinfo");
-  lua_pushcfunction(L, lh_upvalueid);
-  lua_setfield(L, -2, "upvalueid");
-  lua_pushcfunction(L, lh_upvaluejoin);
-  lua_setfield(L, -2, "upvaluejoin");
+  static const luaL_Reg functions[] = {
+    {"traceback", lh_traceback},     {"getinfo", lh_getinfo},
+    {"upvalueid", lh_upvalueid},     {"upvaluejoin", lh_upvaluejoin},
+    {NULL, NULL},
+  };
+  luaL_newlib(L, functions);
   lua_setfield(L, -2, "debug");
 }

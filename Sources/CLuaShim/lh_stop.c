@@ -323,13 +323,11 @@ static int lh_coclose(lua_State *L) {
 }
 
 static int lh_trackcoroutines_k(lua_State *L) {
+  static const luaL_Reg functions[] = {
+    {"resume", lh_coresume}, {"wrap", lh_cowrap}, {"close", lh_coclose}, {NULL, NULL},
+  };
   if (lua_getglobal(L, LUA_COLIBNAME) != LUA_TTABLE) return 0;
-  lua_pushcfunction(L, lh_coresume);
-  lua_setfield(L, -2, "resume");
-  lua_pushcfunction(L, lh_cowrap);
-  lua_setfield(L, -2, "wrap");
-  lua_pushcfunction(L, lh_coclose);
-  lua_setfield(L, -2, "close");
+  luaL_setfuncs(L, functions, 0);
   return 0;
 }
 

@@ -9,18 +9,31 @@ final class Recorder: AlertPresenter {
   func present(_ alert: Alert, boundary: View) { presented.append((alert, boundary.id)) }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct ScriptedTreeTests {
+/// A suite over a window scripted from a default sandbox, whose alerts a `Recorder` keeps.
+protocol ScriptedWindowSuite {
+  var root: View { get }
+  var recorder: Recorder { get }
+  var tree: ScriptedTree { get }
+}
+
+extension ScriptedWindowSuite {
+  /// Gives `root` the recorder and scripts it.
+  static func script(_ root: View, recordingWith recorder: Recorder) throws -> ScriptedTree {
+    root.environment.alertPresenter = recorder
+    return try ScriptedTree(lua: LuaState(sandbox: LuaSandbox()), root: root)
+  }
+
+  /// Runs `code` as the chunk `test`.
+  @discardableResult
+  func run(_ code: String) throws -> [LuaValue] { try tree.lua.run(code, name: "=test") }
+}
+
+@Suite(.timeLimit(.minutes(5))) struct ScriptedTreeTests: ScriptedWindowSuite {
   let root = View.window(id: "root")
   let recorder = Recorder()
   let tree: ScriptedTree
 
-  init() throws {
-    root.environment.alertPresenter = recorder
-    tree = try ScriptedTree(lua: LuaState(sandbox: LuaSandbox()), root: root)
-  }
-
-  @discardableResult
-  func run(_ code: String) throws -> [LuaValue] { try tree.lua.run(code, name: "=test") }
+  init() throws { tree = try Self.script(root, recordingWith: recorder) }
 
   @Test func nearestBoundaryWinsAtEveryDepth() throws {
     try run(

@@ -6,18 +6,12 @@ import ViewTree
 /// The `ui` bridge's values, constructors and alert fields, seen from Lua: `set_value` and
 /// `value =` with `on_change`, `ui.text_field`, `ui.group`, `ui.window`, `is_boundary`, and
 /// the `unhandled`, `location` and `traceback` fields of `view.alert`.
-@Suite(.timeLimit(.minutes(5))) struct ScriptedViewFieldTests {
+@Suite(.timeLimit(.minutes(5))) struct ScriptedViewFieldTests: ScriptedWindowSuite {
   let root = View.window(id: "root")
   let recorder = Recorder()
   let tree: ScriptedTree
 
-  init() throws {
-    root.environment.alertPresenter = recorder
-    tree = try ScriptedTree(lua: LuaState(sandbox: LuaSandbox()), root: root)
-  }
-
-  @discardableResult
-  func run(_ code: String) throws -> [LuaValue] { try tree.lua.run(code, name: "=test") }
+  init() throws { tree = try Self.script(root, recordingWith: recorder) }
 
   @Test func setValueRunsOnChangeWithTheNewValue() throws {
     try run(

@@ -40,22 +40,7 @@ struct ModuleFolder: Sendable {
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     guard let opened = Self.path(of: fd), contains(opened) else { return nil }
-    var info = stat()
-    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= maxSize
-    else { return nil }
-    var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
-    var count = 0
-    while count < bytes.count {
-      let n = bytes.withUnsafeMutableBytes { buffer in
-        Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count)
-      }
-      if n < 0 && errno == EINTR { continue }
-      guard n >= 0 else { return nil }
-      if n == 0 { break }
-      count += n
-    }
-    guard count <= maxSize else { return nil }  // it grew while being read
-    return Array(bytes[..<count])
+    return try? LuaState.readOpenFile(fd, path: path, maxSize: maxSize, regularFileOnly: true)
   }
 
   private func contains(_ resolved: String) -> Bool {

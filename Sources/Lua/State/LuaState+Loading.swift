@@ -91,17 +91,23 @@ extension LuaState {
   public static func readFile(
     _ path: String, maxSize: Int = maximumFileSize, regularFileOnly: Bool = false
   ) throws -> [UInt8] {
-    func failure(_ what: String) -> LuaError {
-      LuaError(kind: .file, message: "cannot \(what) \(path): \(String(cString: strerror(errno)))")
-    }
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+    guard fd >= 0 else { throw fileError("open", path) }
+    defer { _ = Glibc.close(fd) }
+    return try readOpenFile(fd, path: path, maxSize: maxSize, regularFileOnly: regularFileOnly)
+  }
+
+  /// Reads the file open at `fd` (opened without blocking) as ``readFile(_:maxSize:regularFileOnly:)``
+  /// does: refuses a directory, and anything but a regular file when `regularFileOnly`;
+  /// waits for a pipe's writer otherwise; stops past `maxSize`. `path` names it in errors.
+  static func readOpenFile(_ fd: Int32, path: String, maxSize: Int, regularFileOnly: Bool)
+    throws -> [UInt8]
+  {
     func refusal(_ why: String) -> LuaError {
       LuaError(kind: .file, message: "cannot read \(path): \(why)")
     }
-    let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-    guard fd >= 0 else { throw failure("open") }
-    defer { _ = Glibc.close(fd) }
     var info = stat()
-    guard fstat(fd, &info) == 0 else { throw failure("open") }
+    guard fstat(fd, &info) == 0 else { throw fileError("open", path) }
     let type = info.st_mode & S_IFMT
     guard type != S_IFDIR else { throw refusal("Is a directory") }
     if type != S_IFREG {
@@ -113,11 +119,16 @@ extension LuaState {
     while true {
       let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
       if count < 0 && errno == EINTR { continue }
-      guard count >= 0 else { throw failure("read") }
+      guard count >= 0 else { throw fileError("read", path) }
       if count == 0 { break }
       guard bytes.count + count <= maxSize else { throw refusal("larger than \(maxSize) bytes") }
       bytes.append(contentsOf: chunk[..<count])
     }
     return bytes
   }
+
+  private static func fileError(_ what: String, _ path: String) -> LuaError {
+    LuaError(kind: .file, message: "cannot \(what) \(path): \(String(cString: strerror(errno)))")
+  }
+
 }

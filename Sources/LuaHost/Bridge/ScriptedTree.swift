@@ -104,7 +104,13 @@ public final class ScriptedTree {
   /// made it: a plugin's view that the host's Swift code moves out of the plugin's panel is
   /// out of the plugin's reach from then on, so a plugin cannot follow its own views
   /// into the host's part of the tree.
+  ///
+  /// A script whose `ui.root` is a top of its tree (the host's window) reaches whatever it
+  /// holds: the walk, which costs the view's depth on every bridge call, is skipped. What
+  /// isolation needs is kept: such a script still cannot change another state's views
+  /// (``checkOwned(_:_:)``), and a plugin's root is never a top (its panel has a parent).
   func checkReach(_ view: View) throws {
+    if root.parent == nil { return }
     var node = view
     while node !== root {
       guard let parent = node.parent else {
