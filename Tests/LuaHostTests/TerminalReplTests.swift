@@ -21,10 +21,13 @@ import Testing
     terminal.type("1 + 2\r")
     #expect(terminal.waitFor("3\r\n", after: mark))
     mark = terminal.mark
+    #expect(terminal.waitUntilReading())
     terminal.type("function f()\r")
     #expect(terminal.waitFor(">> ", after: mark))
+    #expect(terminal.waitUntilReading())
     terminal.type("return 'done' end\r")
     mark = terminal.mark
+    #expect(terminal.waitUntilReading())
     terminal.type("f()\r")
     #expect(terminal.waitFor("\"done\"", after: mark))
   }
@@ -36,6 +39,7 @@ import Testing
     terminal.type("ui.ro\t.id\r")
     #expect(terminal.waitFor("\"root\"", after: mark))
     mark = terminal.mark
+    #expect(terminal.waitUntilReading())
     terminal.type("ui.root:fi\t('crash').path\r")
     #expect(terminal.waitFor("\"root/guard/deep/crash\"", after: mark))
   }
@@ -51,6 +55,7 @@ import Testing
     terminal.type("\u{3}")
     #expect(terminal.waitFor("interrupted", after: mark))
     mark = terminal.mark
+    #expect(terminal.waitUntilReading())
     terminal.type("40 + 2\r")
     #expect(terminal.waitFor("42", after: mark))
   }
@@ -64,6 +69,10 @@ import Testing
     mark = terminal.mark
     terminal.type("\u{3}")
     #expect(terminal.waitFor("^C", after: mark))
+    // The editor starts a fresh line: wait for its prompt and for it to read again, since
+    // it flushes keys typed while it sets the terminal up.
+    #expect(terminal.waitFor("> ", after: mark))
+    #expect(terminal.waitUntilReading())
     mark = terminal.mark
     terminal.type("2 * 21\r")
     #expect(terminal.waitFor("42", after: mark))
@@ -79,6 +88,7 @@ import Testing
     #expect(terminal.waitFor("press Enter to dismiss", after: mark))
     mark = terminal.mark
     terminal.type("\r")
+    #expect(terminal.waitUntilReading())
     terminal.type("ui.find('guard').alert\r")
     #expect(terminal.waitFor("nil", after: mark))
   }
