@@ -6,6 +6,7 @@ let package = Package(
   products: [
     .library(name: "Lua", targets: ["Lua"]),
     .library(name: "ViewTree", targets: ["ViewTree"]),
+    .library(name: "LuaHost", targets: ["LuaHost"]),
     .executable(name: "luahost", targets: ["luahost"]),
   ],
   targets: [
@@ -22,8 +23,12 @@ let package = Package(
     // Debian's libedit, for line editing in the REPL.
     .systemLibrary(name: "CEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
     .target(name: "CSystem", dependencies: ["CEdit"]),
-    .target(name: "LuaHost", dependencies: ["Lua", "ViewTree", "CSystem"]),
-    .executableTarget(name: "luahost", dependencies: ["LuaHost"]),
+    // The hosting layer an app embeds: the `ui` bridge, plugins, alert text, the console.
+    .target(name: "LuaHost", dependencies: ["Lua", "ViewTree"]),
+    // What only the `luahost` executable needs: the command line, the terminal REPL, the
+    // test runner and the demo app. `package` access: no product exposes it.
+    .target(name: "LuaHostCLI", dependencies: ["LuaHost", "CSystem"]),
+    .executableTarget(name: "luahost", dependencies: ["LuaHostCLI"]),
     // Benchmarks (issue 7): `scripts/bench`. The C target is the raw-C-API baseline.
     .target(name: "CBenchBaseline", dependencies: ["CLua"]),
     .executableTarget(
@@ -31,7 +36,8 @@ let package = Package(
     .testTarget(name: "LuaTests", dependencies: ["Lua"]),
     .testTarget(name: "ViewTreeTests", dependencies: ["ViewTree"]),
     .target(name: "TestSupport", dependencies: ["CSystem"], path: "Tests/TestSupport"),
-    .testTarget(name: "LuaHostTests", dependencies: ["LuaHost", "TestSupport", "luahost"]),
+    .testTarget(
+      name: "LuaHostTests", dependencies: ["LuaHost", "LuaHostCLI", "TestSupport", "luahost"]),
     // Robustness (issue 8): libFuzzer targets (`scripts/fuzz`), their shared harness, a leak
     // check that runs in its own process, and the stress and fuzz-regression tests.
     .target(

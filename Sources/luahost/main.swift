@@ -1,4 +1,4 @@
-import LuaHost
+import LuaHostCLI
 
 #if canImport(Glibc)
   import Glibc

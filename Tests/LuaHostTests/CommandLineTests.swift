@@ -1,5 +1,6 @@
 import Foundation
 import LuaHost
+import LuaHostCLI
 import TestSupport
 import Testing
 

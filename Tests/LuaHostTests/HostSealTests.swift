@@ -1,5 +1,6 @@
 import Lua
 import LuaHost
+import LuaHostCLI
 import Synchronization
 import TestSupport
 import Testing
@@ -239,7 +240,8 @@ import ViewTree
 
   @Test func theReplsUnderscoreRunsNoScriptCode() throws {
     let session = try ReplSession(
-      makeState: { try LuaState(sandbox: LuaSandbox()) }, profile: "", colors: false)
+      makeState: { try LuaState(sandbox: LuaSandbox()) }, makeWindow: DemoApp.makeWindow,
+      profile: "", colors: false)
     _ = session.submit("setmetatable(_G, {__newindex = function() while true do end end})")
     let start = ContinuousClock.now
     guard case .output(let text) = session.submit("1 + 1") else {

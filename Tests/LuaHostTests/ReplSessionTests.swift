@@ -1,5 +1,6 @@
 import Lua
 import LuaHost
+import LuaHostCLI
 import TestSupport
 import Testing
 import ViewTree
@@ -11,7 +12,8 @@ import ViewTree
 
   init() throws {
     session = try ReplSession(
-      makeState: { try LuaState(sandbox: LuaSandbox()) }, profile: "profile: test", colors: false)
+      makeState: { try LuaState(sandbox: LuaSandbox()) }, makeWindow: DemoApp.makeWindow,
+      profile: "profile: test", colors: false)
   }
 
   func output(_ line: String, sourceLocation: SourceLocation = #_sourceLocation) -> String {

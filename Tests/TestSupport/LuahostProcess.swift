@@ -37,6 +37,19 @@ public enum Luahost {
     return path
   }
 
+  /// Makes a new folder in the temporary folder holding `files` (name: contents, names may
+  /// contain `/`), and returns its path.
+  public static func temporaryFolder(_ files: [String: String]) throws -> String {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("luahost-\(UUID())")
+    for (name, contents) in files {
+      let url = folder.appendingPathComponent(name)
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(contents.utf8).write(to: url)
+    }
+    return folder.path
+  }
+
   /// Writes `source` to the file at `path`.
   public static func temporaryFileContents(_ source: String, at path: String) throws {
     try Data(source.utf8).write(to: URL(fileURLWithPath: path))

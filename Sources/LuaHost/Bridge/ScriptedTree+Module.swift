@@ -12,15 +12,21 @@ extension ScriptedTree {
         let id = try String(luaValue: arguments.first ?? .nil)
         return [try View.treeLock.withLock { try tree.value(tree.root.find(id)) }]
       })
-    let kinds: [(String, ViewKind)] = [
-      ("stack", .stack), ("group", .group), ("text", .text), ("button", .button),
-      ("text_field", .textField), ("boundary", .boundary), ("window", .window),
-    ]
-    for (name, kind) in kinds {
+    for (name, kind) in Self.builtInConstructors {
       try module.set(
         name,
         function { tree, arguments in
           [try tree.value(tree.makeView(kind, spec: arguments.first ?? .nil))]
+        })
+    }
+    for component in components.values {
+      try module.set(
+        component.name,
+        function { tree, arguments in
+          let view = try View.treeLock.withLock {
+            try tree.makeView(component, spec: arguments.first ?? .nil)
+          }
+          return [try tree.value(view)]
         })
     }
     return module
@@ -42,49 +48,60 @@ extension ScriptedTree {
     return try lua.userdata(ScriptedModule())
   }
 
-  /// Builds a view from a spec table such as `{id = "crash", title = "Crash", on_tap = f}`.
-  func makeView(_ kind: ViewKind, spec: LuaValue) throws -> View {
-    let table: LuaTable?
-    switch spec {
-    case .nil: table = nil
-    case .table(let t): table = t
-    case .string(let s):
-      table = try lua.makeTable()
-      try table?.set("id", .string(s))
-    default:
-      throw LuaError(
-        kind: .runtime,
-        message: "bad argument #1 to 'ui.\(kind.luaName)' (table expected, got \(spec.typeName))")
-    }
-    func field(_ name: String) throws -> LuaValue { try table?.get(name) ?? .nil }
-    func string(_ name: String) throws -> String? {
-      let value = try field(name)
-      return value.isNil ? nil : try String(luaValue: value)
-    }
-    let view = View(id: try string("id") ?? kind.luaName, kind: kind)
+  /// Builds a view of a built-in kind from a spec table such as
+  /// `{id = "crash", title = "Crash", on_tap = f}`.
+  func makeView(_ kind: ViewKind, spec value: LuaValue) throws -> View {
+    let spec = try ComponentSpec(value, constructor: kind.luaName)
+    let view = View(id: try spec.id ?? kind.luaName, kind: kind)
     for name in ["title", "text", "value"] {
-      if let text = try string(name) { view.properties[name] = .string(text) }
+      if let text = try spec.get(name, as: String.self) { view.properties[name] = .string(text) }
     }
-    if try kind == .boundary || !field("on_error").isNil {
+    if try kind == .boundary || !spec["on_error"].isNil {
       var configuration = BoundaryConfiguration()
-      if let title = try string("title") { configuration.title = title }
-      if let dismiss = try string("dismiss") { configuration.dismissLabel = dismiss }
+      if let title = try spec.get("title", as: String.self) { configuration.title = title }
+      if let dismiss = try spec.get("dismiss", as: String.self) {
+        configuration.dismissLabel = dismiss
+      }
       view.boundary = configuration
     }
+    try configure(view, from: spec, events: ["on_change"])
+    return view
+  }
+
+  /// Builds a view of an app-defined kind: the component makes it, then the fields every
+  /// kind shares (`on_tap`, `on_error`, the declared events, `children`) are applied.
+  func makeView(_ component: ScriptedComponent, spec value: LuaValue) throws -> View {
+    let spec = try ComponentSpec(value, constructor: component.name)
+    let view = try component.make(spec)
+    guard view.kind == component.kind, view.parent == nil, view.memoryAccount == nil else {
+      throw LuaError(
+        kind: .usage,
+        message: "ui.\(component.name): the component must make a fresh, detached view of its kind")
+    }
+    if try !spec["on_error"].isNil, view.boundary == nil {
+      view.boundary = BoundaryConfiguration()
+    }
+    try configure(view, from: spec, events: component.events)
+    return view
+  }
+
+  /// Charges a new view to this script, sets its handlers from `spec`, and adds the spec's
+  /// `children`.
+  private func configure(_ view: View, from spec: ComponentSpec, events: Set<String>) throws {
     try charge(view)
-    try setHandler("on_tap", of: view, to: field("on_tap"))
-    try setHandler("on_change", of: view, to: field("on_change"))
-    try setHandler("on_error", of: view, to: field("on_error"))
-    if case .table(let children) = try field("children") {
+    for name in ["on_tap", "on_error"] + events.sorted() {
+      try setHandler(name, of: view, to: spec[name])
+    }
+    if case .table(let children) = try spec["children"] {
       let children = try children.array().map { try Self.view($0, argument: "child") }
       try View.treeLock.withLock {
         for child in children { try place(child, in: view, at: nil) }
       }
     }
-    return view
   }
 
-  /// Sets `on_tap`, `on_change` or `on_error` of `view` to a Lua function (or clears it).
+  /// Sets `on_tap`, `on_change`, `on_error` or an app-defined event of `view` to a Lua
+  /// function (or clears it).
   func setHandler(_ name: String, of view: View, to handler: LuaValue) throws {
     try checkOwned(view, "set \(name) of")
     let function: LuaFunction?
@@ -93,6 +110,17 @@ extension ScriptedTree {
     case .function(let f): function = f
     default:
       throw LuaError(kind: .runtime, message: "\(name) must be a function, got \(handler.typeName)")
+    }
+    if let component = components[view.kind], component.events.contains(name) {
+      view.eventHandlers[name] = function.map { function in
+        { [weak self] view, values in
+          guard let self else { throw Self.goneError }
+          try callingLua {
+            _ = try function.call(arguments: [value(view)] + values.map(Self.luaValue(of:)))
+          }
+        }
+      }
+      return
     }
     switch name {
     case "on_tap":
@@ -151,7 +179,7 @@ extension ScriptedTree {
   }
 
   /// An alert as a Lua table.
-  func table(_ alert: Alert) throws -> LuaValue {
+  package func table(_ alert: Alert) throws -> LuaValue {
     let table = try lua.makeTable()
     try table.set("title", .string(LuaString(alert.title)))
     try table.set("message", .string(LuaString(alert.message)))
@@ -163,6 +191,12 @@ extension ScriptedTree {
       try table.set("location", .string(LuaString(location)))
     }
     if let traceback = alert.traceback { try table.set("traceback", .string(LuaString(traceback))) }
+    if let reason = alert.failureReason {
+      try table.set("failure_reason", .string(LuaString(reason)))
+    }
+    if let suggestion = alert.recoverySuggestion {
+      try table.set("recovery_suggestion", .string(LuaString(suggestion)))
+    }
     return .table(table)
   }
 }
@@ -171,6 +205,18 @@ extension ScriptedTree {
 final class ScriptedModule {}
 
 extension ViewKind {
-  /// The name Lua uses: `text_field` for ``ViewKind/textField``, else the case name.
+  /// The name Lua uses: `text_field` for ``ViewKind/textField``, else the raw value.
   var luaName: String { self == .textField ? "text_field" : rawValue }
+}
+
+extension ScriptedTree {
+  /// A view property's value as Lua sees it.
+  static func luaValue(of value: PropertyValue) -> LuaValue {
+    switch value {
+    case .string(let text): .string(LuaString(text))
+    case .integer(let number): .integer(Int64(number))
+    case .number(let number): .number(number)
+    case .bool(let flag): .boolean(flag)
+    }
+  }
 }

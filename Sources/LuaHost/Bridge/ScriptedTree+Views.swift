@@ -62,8 +62,16 @@ extension ScriptedTree {
       for name in ["title", "text"] {
         type.property(
           name,
-          get: locked { $0.properties[name]?.stringValue.map { .string(LuaString($0)) } ?? .nil },
+          get: locked { view in
+            if let getter = try tree().override(name, of: view)?.getters[name] {
+              return try getter(view)
+            }
+            return view.properties[name]?.stringValue.map { .string(LuaString($0)) } ?? .nil
+          },
           set: lockedSet { view, value in
+            if let component = try tree().override(name, of: view) {
+              return try component.set(name, of: view, to: value)
+            }
             let text = value.isNil ? nil : try string(value)
             try tree().recharge(
               view, from: view.properties[name]?.stringValue?.utf8.count ?? 0,
@@ -72,8 +80,46 @@ extension ScriptedTree {
           })
       }
       type.property(
-        "value", get: locked { .string(LuaString($0.value)) },
-        set: lockedSet { view, value in _ = try tree().setValue(of: view, to: string(value)) })
+        "value",
+        get: locked { view in
+          if let getter = try tree().override("value", of: view)?.getters["value"] {
+            return try getter(view)
+          }
+          return .string(LuaString(view.value))
+        },
+        set: lockedSet { view, value in
+          if let component = try tree().override("value", of: view) {
+            return try component.set("value", of: view, to: value)
+          }
+          _ = try tree().setValue(of: view, to: string(value))
+        })
+      // What an app-defined kind adds: its own properties, methods and events.
+      type.index(
+        ScriptedTree.locked { view, key in
+          let tree = try tree()
+          guard let component = tree.components[view.kind], case .string(let text) = key,
+            let name = text.string
+          else { return .nil }
+          try tree.checkReach(view)
+          if let getter = component.getters[name] { return try getter(view) }
+          return try tree.method(name, of: component)
+        })
+      type.newIndex(
+        ScriptedTree.locked { view, key, value in
+          let tree = try tree()
+          try tree.checkReach(view)
+          guard let component = tree.components[view.kind], case .string(let text) = key,
+            let name = text.string,
+            component.setters[name] != nil || component.events.contains(name)
+          else {
+            throw LuaError(
+              kind: .runtime, message: "cannot set field '\(key)' of \(view.kind.luaName)")
+          }
+          if component.events.contains(name) {
+            return try tree.setHandler(name, of: view, to: value)
+          }
+          try component.set(name, of: view, to: value)
+        })
       type.property("env", get: locked { try tree().lua.userdata(ScriptedEnvironment(view: $0)) })
       type.property(
         "alert", get: locked { view in try view.alert.map { try tree().table($0) } ?? .nil })
@@ -82,7 +128,7 @@ extension ScriptedTree {
         get: locked { view in
           let tree = try tree()
           return try tree.lua.value(
-            ([view.alert].compactMap { $0 } + view.queuedAlerts).map { try tree.table($0) })
+            view.alerts.map { try tree.table($0) })
         })
       type.property("is_boundary", get: locked { .boolean($0.boundary != nil) })
       for handler in ["on_tap", "on_change", "on_error"] {

@@ -1,7 +1,14 @@
 import Lua
 import ViewTree
 
-/// Exposes a live view tree to Lua as the global `ui`.
+/// Exposes a live view tree to Lua as the global `ui`: the way to script an app's own tree.
+///
+/// ```swift
+/// let lua = try LuaState(sandbox: LuaSandbox())
+/// let window = View.window(id: "root")
+/// let tree = try ScriptedTree(lua: lua, root: window, components: [slider])
+/// try tree.withState { lua in try lua.run("ui.root:add(ui.slider{ id = 'volume' })") }
+/// ```
 ///
 /// Views are userdata (the same view is always the same userdata); actions and boundary
 /// filters are Lua functions; errors from Lua actions become `LuaError`s that travel up the
@@ -12,30 +19,58 @@ import ViewTree
 /// state (or unload the plugin) to free a tree built from Lua.
 ///
 /// Threads: every call from Lua into the tree holds `View.treeLock`, and every call from
-/// the tree into Lua (an action, a filter) sets the tree lock aside and holds
-/// ``stateLock``, so several states may script one tree from different threads.
+/// the tree into Lua (an action, a filter) sets the tree lock aside and holds the state's
+/// own lock, so several states may script one tree from different threads. Run your own
+/// code on the state through ``withState(_:)``, which takes the same lock.
 /// `ui.root` is the top of what the script can reach: its `parent` is nil, and it cannot
 /// be moved, removed or renamed from Lua.
 public final class ScriptedTree {
   /// The view exposed as `ui.root`; the script's reach ends there.
   public let root: View
-  /// The state the tree is exposed in; the tree keeps it alive.
-  public let lua: LuaState
+  /// The state the tree is exposed in; the tree keeps it alive. Use it through
+  /// ``withState(_:)``, which confines it to ``stateLock``.
+  package let lua: LuaState
   /// The lock that confines ``lua``: held whenever the tree calls into Lua.
-  public let stateLock = ReentrantLock()
+  package let stateLock = ReentrantLock()
   /// Pays for what the script's views and alerts hold, from the state's memory limit.
   let memoryAccount: ScriptMemoryAccount
+  /// The app-defined kinds of view `ui` offers, by kind.
+  let components: [ViewKind: ScriptedComponent]
+  /// The Lua functions of the components' methods, made once.
+  var componentMethods: [ViewKind: [String: LuaValue]] = [:]
 
-  /// Installs `ui` in `lua`, with `root` as `ui.root`.
-  /// - Throws: ``LuaError`` if the state is closed.
-  public init(lua: LuaState, root: View) throws {
+  /// Installs `ui` in `lua`, with `root` as `ui.root` and a constructor for each of
+  /// `components` beside the built-in ones.
+  /// - Throws: ``LuaError`` if the state is closed, or (`usage`) if a component takes a
+  ///   name that exists already or redefines a field every view has.
+  public init(lua: LuaState, root: View, components: [ScriptedComponent] = []) throws {
     self.lua = lua
     self.root = root
     memoryAccount = ScriptMemoryAccount(try lua.memoryAccount())
+    var byKind: [ViewKind: ScriptedComponent] = [:]
+    var taken = Set(Self.builtInConstructors.map(\.name) + ["root", "find"])
+    for component in components {
+      try component.validate(against: taken)
+      taken.insert(component.name)
+      byKind[component.kind] = component
+    }
+    self.components = byKind
     try registerViewType()
     try registerEnvironmentType()
     try lua.globals().set("ui", makeReadOnlyModule())
   }
+
+  /// Runs `body` with the state, holding its lock with the tree lock set aside: the way
+  /// for host code to run Lua on this tree's state while other threads may tap its views.
+  public func withState<T>(_ body: (LuaState) throws -> T) rethrows -> T {
+    try callingLua { try body(lua) }
+  }
+
+  /// The constructors every `ui` has, with the kind each makes.
+  static let builtInConstructors: [(name: String, kind: ViewKind)] = [
+    ("stack", .stack), ("group", .group), ("text", .text), ("button", .button),
+    ("text_field", .textField), ("boundary", .boundary), ("window", .window),
+  ]
 
   /// The Lua userdata for `view`.
   func value(_ view: View?) throws -> LuaValue {

@@ -11,15 +11,28 @@ import ViewTree
 /// Loads untrusted plugins into sandboxes, each with its own panel and error boundary
 /// under `container`, and unloads or reloads them.
 ///
+/// ```swift
+/// let host = PluginHost(
+///   container: window.find("plugins")!, allowed: ["tasks"],
+///   components: [slider], modules: [tasksModule], output: { console.append($0) })
+/// for case .failure(let error) in host.loadAll(in: pluginsFolder) { log(error) }
+/// host.plugin(named: "stats")?.call("on_event", "refresh")
+/// ```
+///
+/// Each plugin gets the built-in `ui` kinds, the host's ``components``, and those of the
+/// host's ``modules`` it was granted.
+///
 /// A host may be used from any thread, and its plugins run at the same time on different
 /// threads: each plugin's state is confined to that plugin's lock (see ``Plugin``), and
 /// the shared tree to `View.treeLock`. Host code that touches the tree while plugins run
 /// does so inside ``withTree(_:)``. Keep the container's ancestors alive while plugins run.
 public final class PluginHost: @unchecked Sendable {
   // `@unchecked Sendable` is justified: `container` is touched only under `View.treeLock`;
+  // `components` and `modules` never change, and their closures run holding the tree lock
+  // (components) or the loading plugin's state lock and then the tree lock (`open`);
   // everything else that changes lives in `registry`, a mutex.
   private struct Registry {
-    var allowed: Set<LuaSandbox.Capability>
+    var allowed: Set<PluginCapability>
     var limits: LuaSandbox
     var output: @Sendable (String) -> Void
     var plugins: [Plugin] = []
@@ -27,10 +40,14 @@ public final class PluginHost: @unchecked Sendable {
 
   /// The view that holds the plugins' panels (e.g. `root/plugins`).
   public let container: View
+  /// The app-defined kinds of view every plugin's `ui` offers.
+  public let components: [ScriptedComponent]
+  /// The app's Lua modules, each granted to the plugins its capability allows.
+  public let modules: [HostModule]
   private let registry: Mutex<Registry>
 
   /// Capabilities the host consents to grant when a manifest asks for them.
-  public var allowed: Set<LuaSandbox.Capability> {
+  public var allowed: Set<PluginCapability> {
     get { registry.withLock { $0.allowed } }
     set { registry.withLock { $0.allowed = newValue } }
   }
@@ -49,12 +66,29 @@ public final class PluginHost: @unchecked Sendable {
   public var plugins: [Plugin] { registry.withLock { $0.plugins } }
 
   /// Creates a host whose plugins' panels go under `container`.
+  /// - Parameters:
+  ///   - container: the view that holds the panels; keep its ancestors alive.
+  ///   - allowed: what the host consents to grant when a manifest asks.
+  ///   - limits: each plugin's memory, time and instruction limits.
+  ///   - components: app-defined kinds of view, offered to every plugin.
+  ///   - modules: the app's Lua modules, granted by capability.
+  ///   - output: where the plugins' `print` lines go, each labelled `[name] `; by default
+  ///     Swift's `print`.
   public init(
-    container: View, allowed: Set<LuaSandbox.Capability> = [], limits: LuaSandbox = LuaSandbox(),
-    output: @escaping @Sendable (String) -> Void = { StandardStreams.out($0 + "\n") }
+    container: View, allowed: Set<PluginCapability> = [], limits: LuaSandbox = LuaSandbox(),
+    components: [ScriptedComponent] = [], modules: [HostModule] = [],
+    output: @escaping @Sendable (String) -> Void = { print($0) }
   ) {
     self.container = container
+    self.components = components
+    self.modules = modules
     registry = Mutex(Registry(allowed: allowed, limits: limits, output: output))
+  }
+
+  /// Every capability a manifest may name: the libraries, and the modules' capabilities.
+  public var knownCapabilities: Set<PluginCapability> {
+    Set(LuaSandbox.Capability.allCases.map(PluginCapability.init)).union(
+      modules.compactMap(\.capability))
   }
 
   /// The plugin named `name`, if loaded.
@@ -107,6 +141,11 @@ public final class PluginHost: @unchecked Sendable {
         source: String(decoding: source, as: UTF8.self), defaultName: defaultName)
     }
     let settings = registry.withLock { $0 }
+    let known = knownCapabilities
+    if let unknown = manifest.capabilities.subtracting(known).sorted().first {
+      throw PluginError.unknownCapability(
+        plugin: manifest.name, capability: unknown.rawValue, known: known.map(\.rawValue).sorted())
+    }
     let refused = manifest.capabilities.subtracting(settings.allowed)
     guard refused.isEmpty else {
       throw PluginError.capabilitiesNotAllowed(
@@ -117,7 +156,7 @@ public final class PluginHost: @unchecked Sendable {
     }
 
     var sandbox = settings.limits
-    sandbox.capabilities = manifest.capabilities
+    sandbox.capabilities = Set(manifest.capabilities.compactMap(\.library))
     sandbox.moduleDirectory = isFolder ? path : nil
     let label = manifest.name
     let output = settings.output
@@ -134,7 +173,7 @@ public final class PluginHost: @unchecked Sendable {
     let panel = View.boundary(
       id: manifest.name,
       BoundaryConfiguration(title: "Error in plugin \(manifest.name)", isIsolated: true))
-    let tree = try ScriptedTree(lua: lua, root: panel)
+    let tree = try ScriptedTree(lua: lua, root: panel, components: components)
     let plugin = Plugin(path: path, manifest: manifest, panel: panel, tree: tree)
     // Registering and placing the panel happen together, so two threads loading plugins
     // with one name cannot both succeed. Lock order: the tree, then the registry (a Swift
@@ -153,7 +192,17 @@ public final class PluginHost: @unchecked Sendable {
         }
       }
     }
-    plugin.run { try $0.run(file: entry) }
+    let modules = modules
+    plugin.run { lua in
+      try View.treeLock.withLock {
+        for module in modules {
+          try module.install(
+            in: lua, granted: module.capability.map(manifest.capabilities.contains) ?? true,
+            plugin: manifest.name)
+        }
+      }
+      try lua.run(file: entry)
+    }
     return plugin
   }
 
@@ -196,7 +245,7 @@ public final class PluginHost: @unchecked Sendable {
     }
   }
 
-  static func entries(of directory: String) -> [String] {
+  package static func entries(of directory: String) -> [String] {
     guard let handle = opendir(directory) else { return [] }
     defer { closedir(handle) }
     var names: [String] = []
@@ -209,12 +258,12 @@ public final class PluginHost: @unchecked Sendable {
     return names.sorted()
   }
 
-  static func isDirectory(_ path: String) -> Bool {
+  package static func isDirectory(_ path: String) -> Bool {
     var info = stat()
     return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
   }
 
-  static func isFile(_ path: String) -> Bool {
+  package static func isFile(_ path: String) -> Bool {
     var info = stat()
     return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
   }

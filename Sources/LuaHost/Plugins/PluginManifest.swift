@@ -13,11 +13,12 @@ public struct PluginManifest: Equatable, Sendable {
   public var name: String
   /// A version string, for display.
   public var version: String?
-  /// Libraries the plugin asks for; the host grants only those it allows.
-  public var capabilities: Set<LuaSandbox.Capability>
+  /// What the plugin asks for (libraries, an app's modules); the host grants only what it
+  /// allows, and refuses to load a plugin that asks for more.
+  public var capabilities: Set<PluginCapability>
 
   /// Creates a manifest.
-  public init(name: String, version: String? = nil, capabilities: Set<LuaSandbox.Capability> = []) {
+  public init(name: String, version: String? = nil, capabilities: Set<PluginCapability> = []) {
     self.name = name
     self.version = version
     self.capabilities = capabilities
@@ -42,41 +43,19 @@ public struct PluginManifest: Equatable, Sendable {
       version = try String?(luaValue: table.rawGet("version"))
       capabilities = []
       for entry in try [String]?(luaValue: table.rawGet("capabilities")) ?? [] {
-        guard let capability = LuaSandbox.Capability(rawValue: entry) else {
-          throw bad("unknown capability '\(entry)' (known: io, os, package, debug)")
+        guard !entry.isEmpty,
+          entry.utf8.allSatisfy({
+            $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39)
+              || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A)
+          })
+        else {
+          throw bad("bad capability name '\(entry.visibleControls(keepingNewlines: false))'")
         }
-        capabilities.insert(capability)
+        capabilities.insert(PluginCapability(rawValue: entry))
       }
     } catch let error as LuaError {
       throw bad(error.message)
     }
     guard !name.isEmpty, !name.contains("/") else { throw bad("bad plugin name '\(name)'") }
-  }
-}
-
-/// Why a plugin could not be loaded or run.
-public enum PluginError: Error, Equatable, CustomStringConvertible {
-  /// The path is neither a `.lua` file nor a folder with `init.lua`.
-  case notAPlugin(path: String)
-  /// `manifest.lua` failed or is malformed.
-  case badManifest(plugin: String, reason: String)
-  /// The manifest asks for capabilities the host has not allowed.
-  case capabilitiesNotAllowed(plugin: String, capabilities: [String])
-  /// Another loaded plugin has the same name.
-  case duplicateName(String)
-  /// No plugin of that name is loaded.
-  case unknownPlugin(String)
-
-  /// A readable explanation.
-  public var description: String {
-    switch self {
-    case .notAPlugin(let path): "\(path) is not a plugin (a .lua file, or a folder with init.lua)"
-    case .badManifest(let plugin, let reason): "plugin \(plugin): bad manifest.lua: \(reason)"
-    case .capabilitiesNotAllowed(let plugin, let capabilities):
-      "plugin \(plugin) asks for \(capabilities.joined(separator: ", ")), which the host has not allowed"
-        + " (--allow \(capabilities.joined(separator: ",")))"
-    case .duplicateName(let name): "a plugin named \(name) is already loaded"
-    case .unknownPlugin(let name): "no plugin named \(name) is loaded"
-    }
   }
 }

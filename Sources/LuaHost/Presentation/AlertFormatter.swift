@@ -7,6 +7,8 @@ public enum AlertFormatter {
   /// ```
   /// alert: Error
   ///   message: app.lua:7: boom
+  ///   reason: …        (a LocalizedError's failureReason, if any)
+  ///   suggestion: …    (its recoverySuggestion, if any)
   ///   view: root/guard/crash
   ///   source: app.lua:7
   ///   dismiss: That sucks
@@ -16,6 +18,10 @@ public enum AlertFormatter {
     let title = alert.title.visibleControls(keepingNewlines: false)
     var lines = ["alert: \(title)" + (alert.count > 1 ? " ×\(alert.count)" : "")]
     lines.append("  message: \(alert.message.visibleControls())")
+    if let reason = alert.failureReason { lines.append("  reason: \(reason.visibleControls())") }
+    if let suggestion = alert.recoverySuggestion {
+      lines.append("  suggestion: \(suggestion.visibleControls())")
+    }
     lines.append("  view: \(alert.path.visibleControls(keepingNewlines: false))")
     if let location = alert.sourceLocation {
       lines.append("  source: \(location.visibleControls(keepingNewlines: false))")
@@ -32,6 +38,9 @@ public enum AlertFormatter {
       alert.title.visibleControls(keepingNewlines: false)
       + (alert.count > 1 ? " ×\(alert.count)" : "")
     var body = wrap(alert.message.visibleControls(), width: max(width - 4, 10))
+    for extra in [alert.failureReason, alert.recoverySuggestion].compactMap({ $0 }) {
+      body += wrap(extra.visibleControls(), width: max(width - 4, 10))
+    }
     body.append("")
     body.append("view:   \(alert.path.visibleControls(keepingNewlines: false))")
     if let location = alert.sourceLocation {

@@ -3,7 +3,7 @@ extension String {
   /// script chose (an error message, a test name) can neither cut a line short at a NUL,
   /// nor send escape sequences to the terminal, nor start a line of its own that forges
   /// output (a TAP `ok` line, another plugin's label). Newlines stay when `keepingNewlines`.
-  func visibleControls(keepingNewlines: Bool = true) -> String {
+  package func visibleControls(keepingNewlines: Bool = true) -> String {
     guard
       unicodeScalars.contains(where: {
         ($0.value < 0x20 && $0 != "\t" && !(keepingNewlines && $0 == "\n")) || $0.value == 0x7F

@@ -26,8 +26,7 @@ public final class TranscriptAlertPresenter: AlertPresenter {
 
   /// Prints that a pending alert repeated.
   public func countChanged(_ alert: Alert, boundary: View) {
-    if let index = history.lastIndex(where: { $0.message == alert.message && $0.path == alert.path }
-    ) {
+    if let index = history.lastIndex(where: { $0.isSame(as: alert) }) {
       history[index] = alert
     }
     write("alert repeated: \(alert.title) ×\(alert.count) [\(alert.path)]\n")

@@ -1,4 +1,16 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// An alert a boundary presents for an error: the data a presenter draws.
+///
+/// The text comes from Swift's error vocabulary: an error that conforms to
+/// `LocalizedError` shows its `errorDescription` as the ``message``, with
+/// ``failureReason`` and ``recoverySuggestion`` below it; any other error shows its
+/// description (`CustomStringConvertible`, or `String(describing:)`). An
+/// ``AlertDetailing`` error (a script error) adds its location and traceback.
 public struct Alert: Sendable {
   /// The title, such as "Error" or "Unhandled error".
   public let title: String
@@ -29,6 +41,18 @@ public struct Alert: Sendable {
 
   /// The error's traceback, if it is ``AlertDetailing`` and has one; made on each read.
   public var traceback: String? { Self.traceback(of: error) }
+
+  /// Why the error happened: a `LocalizedError`'s `failureReason` (read on each access).
+  public var failureReason: String? { Self.localized(error)?.failureReason }
+
+  /// What the user can do about it: a `LocalizedError`'s `recoverySuggestion`.
+  public var recoverySuggestion: String? { Self.localized(error)?.recoverySuggestion }
+
+  /// Whether `other` is the same alert: same title, message and origin path. A repeat of
+  /// the same alert while it is pending counts (×N) instead of queueing.
+  public func isSame(as other: Alert) -> Bool {
+    title == other.title && message == other.message && path == other.path
+  }
 
   init(
     title: String, message: String, dismissLabel: String, path: String, isUnhandled: Bool,
@@ -61,10 +85,21 @@ extension Alert {
 // MARK: - Reading errors
 
 extension Alert {
-  /// The text an alert shows for `error`.
+  /// The text an alert shows for `error`: a `LocalizedError`'s `errorDescription` (also
+  /// when it is the ``AlertDetailing/underlyingError`` of a script error), else an
+  /// ``AlertDetailing`` error's ``AlertDetailing/alertMessage``, else its description.
   public static func message(for error: any Error) -> String {
+    if let description = localized(error)?.errorDescription { return description }
     if let detailed = error as? any AlertDetailing { return detailed.alertMessage }
     return String(describing: error)
+  }
+
+  /// The `LocalizedError` behind `error`: itself, or the Swift error a script error wraps.
+  static func localized(_ error: any Error) -> (any LocalizedError)? {
+    if let detailed = error as? any AlertDetailing {
+      return detailed.underlyingError as? any LocalizedError
+    }
+    return error as? any LocalizedError
   }
 
   static func sourceLocation(of error: any Error) -> String? {

@@ -12,6 +12,10 @@ public protocol AlertDetailing: Error {
 
   /// A multi-line traceback, if any.
   var tracebackText: String? { get }
+
+  /// The Swift error this error carries across the scripting layer, if any: alerts take
+  /// its `LocalizedError` text (description, failure reason, recovery suggestion).
+  var underlyingError: (any Error)? { get }
 }
 
 extension AlertDetailing {
@@ -23,4 +27,7 @@ extension AlertDetailing {
 
   /// No traceback.
   public var tracebackText: String? { nil }
+
+  /// None.
+  public var underlyingError: (any Error)? { nil }
 }

@@ -10,6 +10,9 @@ extension View {
   /// Whether an alert is being shown.
   public var isPresented: Bool { !pendingAlerts.isEmpty }
 
+  /// Every pending alert: the current one first, then the queued ones.
+  public var alerts: [Alert] { pendingAlerts }
+
   /// The alerts waiting behind the current one, oldest first.
   public var queuedAlerts: [Alert] { Array(pendingAlerts.dropFirst()) }
 

@@ -23,6 +23,26 @@ extension View {
     return perform(action)
   }
 
+  /// Runs the handler of the event `name` (see ``eventHandlers``) with `values`; an error
+  /// it throws goes to the nearest error boundary. App-defined views send their events
+  /// this way: a slider sends `on_change` with its new value.
+  ///
+  /// - Returns: `true` if a handler ran and returned normally.
+  @discardableResult
+  public func send(_ name: String, _ values: [PropertyValue] = []) -> Bool {
+    guard let handler = eventHandlers[name] else { return false }
+    do {
+      try handler(self, values)
+      return true
+    } catch {
+      ErrorRouter.route(error, from: self)
+      return false
+    }
+  }
+
+  /// The ``model`` as a `Model`, if it is one.
+  public func model<Model: AnyObject>(as type: Model.Type) -> Model? { model as? Model }
+
   /// Runs `action` with this view; an error it throws goes to the nearest error boundary.
   ///
   /// This is the hot path behind ``tap()``: no allocation unless the action throws.

@@ -5,6 +5,10 @@
 /// view's nearest error boundary.
 public typealias ViewAction = (View) throws -> Void
 
+/// A handler of a named event of a view, with the event's values (see ``View/send(_:_:)``).
+/// It may throw; the error goes to the view's nearest error boundary.
+public typealias ViewEventHandler = (View, [PropertyValue]) throws -> Void
+
 /// A live node in a view tree.
 ///
 /// Views are reference types that form a tree: a parent owns its ordered
@@ -57,6 +61,14 @@ public final class View {
 
   /// The action ``setValue(_:)`` runs after the value changes.
   public var onChange: ViewAction?
+
+  /// Handlers of an app-defined view's named events (a slider's `on_change`, say), which
+  /// ``send(_:_:)`` runs. Built-in views use ``onTap`` and ``onChange`` instead.
+  public var eventHandlers: [String: ViewEventHandler] = [:]
+
+  /// The Swift state behind an app-defined kind of view: a slider's range, a list's items.
+  /// Read it with ``model(as:)``.
+  public var model: AnyObject?
 
   /// How this view handles errors from its subtree, or `nil` if it passes them up.
   ///

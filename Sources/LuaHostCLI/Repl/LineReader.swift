@@ -1,5 +1,6 @@
 import CEdit
 import CSystem
+import LuaHost
 
 #if canImport(Glibc)
   import Glibc

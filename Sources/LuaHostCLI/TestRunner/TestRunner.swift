@@ -1,4 +1,5 @@
 import Lua
+import LuaHost
 
 #if canImport(Glibc)
   import Glibc
@@ -8,37 +9,37 @@ import Lua
 
 /// Runs `*_test.lua` files: each test in a fresh sandbox with a fresh app tree, under a
 /// deadline, so a failing, erroring or hanging test fails alone.
-public struct TestRunner {
+package struct TestRunner {
   /// How to run the tests.
-  public struct Options: Sendable {
+  package struct Options: Sendable {
     /// Only tests whose full name contains this text (or matches it as a Lua pattern).
-    public var filter: String?
+    package var filter: String?
     /// Each test's deadline.
-    public var timeout: Duration = .seconds(5)
+    package var timeout: Duration = .seconds(5)
     /// Plugins to load into each test's app tree.
-    public var pluginDirectory: String?
+    package var pluginDirectory: String?
     /// Capabilities granted to tests and plugins.
     /// The instruction budget of each call, for `expect.error(fn, "instructions")`.
-    public var instructionLimit: Int?
+    package var instructionLimit: Int?
     /// The memory limit of each test's sandbox; nil: the sandbox's default.
-    public var memoryLimit: Int?
-    public var capabilities: Set<LuaSandbox.Capability> = []
+    package var memoryLimit: Int?
+    package var capabilities: Set<LuaSandbox.Capability> = []
 
     /// Default options.
-    public init() {}
+    package init() {}
   }
 
   /// The options in use.
-  public var options: Options
+  package var options: Options
 
   /// Creates a runner.
-  public init(options: Options) { self.options = options }
+  package init(options: Options) { self.options = options }
 
   /// The `*_test.lua` files under `paths` (files are taken as given), sorted; hidden
   /// folders and `.build` are skipped. The walk does not follow symbolic links to folders
   /// (two links to `.` would make it exponential) and visits each folder once; only
   /// regular files are taken.
-  public static func discover(_ paths: [String]) -> [String] {
+  package static func discover(_ paths: [String]) -> [String] {
     var found: [String] = []
     var visited = Set<[UInt64]>()
     for path in paths {
@@ -69,7 +70,7 @@ public struct TestRunner {
 
   /// Runs every test of one file and returns their results (one failure if the file
   /// itself is broken).
-  public func run(file: String) -> [TestResult] {
+  package func run(file: String) -> [TestResult] {
     let names: [(name: String, line: Int?, skip: Bool)]
     do {
       let environment = try TestEnvironment(options: options)

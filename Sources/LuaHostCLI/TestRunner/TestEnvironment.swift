@@ -1,4 +1,5 @@
 import Lua
+import LuaHost
 import ViewTree
 
 /// A fresh sandbox and app tree for one test file run: the demo tree (or the plugins under
@@ -23,7 +24,9 @@ final class TestEnvironment {
       limits.timeout = options.timeout
       limits.instructionLimit = options.instructionLimit
       if let memory = options.memoryLimit { limits.memoryLimit = memory }
-      let host = PluginHost(container: container, allowed: options.capabilities, limits: limits)
+      let host = PluginHost(
+        container: container, allowed: Set(options.capabilities.map(PluginCapability.init)),
+        limits: limits, output: { StandardStreams.out($0 + "\n") })
       _ = host.loadAll(in: directory)
       plugins = host
     } else {
@@ -62,7 +65,7 @@ final class TestEnvironment {
         lua.function { [unowned self] _ in
           var alerts: [LuaValue] = []
           _ = try root.find { view in
-            for alert in [view.alert].compactMap({ $0 }) + view.queuedAlerts {
+            for alert in view.alerts {
               let table = try tree.table(alert)
               if case .table(let t) = table { try t.set("boundary", .string(LuaString(view.id))) }
               alerts.append(table)

@@ -1,8 +1,8 @@
 /// Formats test results: plain (deterministic), coloured, TAP or JSON. The plain and
 /// coloured forms end with the summary line `N passed, N failed` (`, N skipped` when any).
-public enum TestReport {
+package enum TestReport {
   /// The output format.
-  public enum Format: Sendable {
+  package enum Format: Sendable {
     /// Text, optionally coloured.
     case text(colors: Bool)
     /// Test Anything Protocol, version 13.
@@ -12,7 +12,7 @@ public enum TestReport {
   }
 
   /// The summary line.
-  public static func summary(_ results: [TestResult]) -> String {
+  package static func summary(_ results: [TestResult]) -> String {
     let passed = results.filter { $0.status == .passed }.count
     let failed = results.filter { $0.status == .failed }.count
     let skipped = results.filter { $0.status == .skipped }.count
@@ -20,7 +20,7 @@ public enum TestReport {
   }
 
   /// The whole report.
-  public static func render(_ results: [TestResult], format: Format) -> String {
+  package static func render(_ results: [TestResult], format: Format) -> String {
     switch format {
     case .text(let colors): text(results, colors: colors)
     case .tap: tap(results)

@@ -1,4 +1,5 @@
 import Lua
+import LuaHost
 import ViewTree
 
 #if canImport(Glibc)
@@ -11,18 +12,18 @@ import ViewTree
 ///
 /// Exit status: 0 on success, 1 when a script fails (message and traceback on stderr),
 /// 2 on a usage error, including a script file that cannot be read.
-public struct ScriptRunner {
+package struct ScriptRunner {
   /// The program name (`arg[-n]`).
-  public var programName: String
+  package var programName: String
   /// The words after the program name.
-  public var arguments: [String]
+  package var arguments: [String]
   /// The environment, for `LUA_INIT`.
-  public var environment: [String: String]
+  package var environment: [String: String]
   /// Whether stdin is a terminal (decides between the REPL and running stdin).
-  public var stdinIsTerminal: Bool
+  package var stdinIsTerminal: Bool
 
   /// Creates a runner.
-  public init(
+  package init(
     programName: String, arguments: [String], environment: [String: String], stdinIsTerminal: Bool
   ) {
     self.programName = programName
@@ -32,10 +33,10 @@ public struct ScriptRunner {
   }
 
   /// The version banner; it ends like `lua`'s, with Lua's copyright line.
-  public static let version = "luahost 0.1.0, \(LuaState.copyright)"
+  package static let version = "luahost 0.1.0, \(LuaState.copyright)"
 
   /// The `--help` text.
-  public static let usage = """
+  package static let usage = """
     usage: luahost [options] [script [args]]
            luahost test [options] [PATH...]   (see luahost test --help)
     Available options are:
@@ -61,7 +62,7 @@ public struct ScriptRunner {
     """
 
   /// Runs everything the command line asks for.
-  public func run() -> Int32 {
+  package func run() -> Int32 {
     if arguments.first == "test" {
       return TestCommand.run(
         arguments: Array(arguments.dropFirst()), environment: environment,
@@ -95,8 +96,8 @@ public struct ScriptRunner {
       var tree: ScriptedTree?
       if startsRepl {
         let repl = try ReplSession(
-          makeState: { try makeState(options) }, profile: Self.describeProfile(options),
-          colors: false)
+          makeState: { try makeState(options) }, makeWindow: DemoApp.makeWindow,
+          profile: Self.describeProfile(options), colors: false)
         session = repl
         lua = repl.lua
       } else {
@@ -153,7 +154,7 @@ public struct ScriptRunner {
       report(error.message)
       return 2
     } catch let error as LuaError {
-      report(Self.describe(error))
+      report(error.consoleDescription)
       return 1
     } catch {
       report("\(error)")
@@ -176,8 +177,16 @@ public struct ScriptRunner {
     if options.lacksMemoryLimit { limits.memoryLimit = nil }
     if let timeout = options.timeout { limits.timeout = timeout }
     if let instructions = options.instructionLimit { limits.instructionLimit = instructions }
-    let host = PluginHost(container: container, allowed: options.capabilities, limits: limits)
-    for case .failure(let error) in host.loadAll(in: directory) { report("\(error)") }
+    let host = PluginHost(
+      container: container, allowed: Set(options.capabilities.map(PluginCapability.init)),
+      limits: limits, output: { StandardStreams.out($0 + "\n") })
+    for case .failure(let error) in host.loadAll(in: directory) {
+      if case .capabilitiesNotAllowed(_, let capabilities) = error {
+        report("\(error) (--allow \(capabilities.joined(separator: ",")))")
+      } else {
+        report("\(error)")
+      }
+    }
     return host
   }
 
@@ -209,7 +218,7 @@ public struct ScriptRunner {
   }
 
   /// The profile in effect, as `--help` and `.sandbox` show it.
-  public static func describeProfile(_ options: CommandLineOptions) -> String {
+  package static func describeProfile(_ options: CommandLineOptions) -> String {
     func limit(_ value: String?) -> String { value ?? "none" }
     let libraries =
       options.trusted
@@ -226,17 +235,6 @@ public struct ScriptRunner {
   /// Whether colours are allowed: not when `NO_COLOR` is set (non-empty) or `TERM=dumb`.
   static func colorsAllowed(_ environment: [String: String]) -> Bool {
     (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
-  }
-
-  /// An error as `lua` prints it: the message, then the traceback if one was recorded;
-  /// an error object that names itself with `__tostring` prints just that name.
-  public static func describe(_ error: LuaError) -> String {
-    switch (error.kind, error.value) {
-    case (.runtime, .table), (.runtime, .userdata):
-      if !error.message.hasPrefix("(error object is") { return error.message }
-    default: break
-    }
-    return error.traceback.isEmpty ? error.message : "\(error.message)\n\(error.traceback)"
   }
 
   /// Whether the program was started under the name `lua` (or `lua5.4`, say), e.g. through

@@ -1,9 +1,24 @@
 import Lua
 import ViewTree
 
-/// The REPL's logic, independent of the terminal: evaluates input (expressions print their
+/// A Lua console, independent of any terminal: evaluates input (expressions print their
 /// values, statements print nothing, unfinished chunks continue), runs `.commands`, keeps
-/// `_`, and collects the alerts to draw.
+/// `_`, and collects the alerts to draw. `luahost`'s REPL is one front end; an app embeds
+/// the same console in its own window or debug overlay:
+///
+/// ```swift
+/// let console = try ReplSession(makeState: { try LuaState(sandbox: LuaSandbox()) },
+///                               makeWindow: { appWindow })
+/// switch console.submit("ui.root.id") {
+/// case .output(let text): show(text)                 // "root"
+/// case .error(let text): show(text, style: .error)
+/// case .incomplete: showPrompt(console.prompt)       // ">> "
+/// case .exit: closeConsole()
+/// }
+/// for (alert, _) in console.takeAlerts() { show(AlertFormatter.plain(alert)) }
+/// ```
+///
+/// A session is not thread-safe: use it from one thread (or actor) at a time.
 public final class ReplSession {
   /// What one line of input gave.
   public enum Reply: Equatable {
@@ -30,22 +45,33 @@ public final class ReplSession {
   /// The plugins loaded with `--plugins`, for `.plugins`.
   public var pluginHost: PluginHost?
   let makeState: () throws -> LuaState
+  let makeWindow: () throws -> View
+  let components: [ScriptedComponent]
   let profile: String
 
   /// Creates a session.
   /// - Parameters:
   ///   - makeState: builds a fresh state (called again by `.reset`).
-  ///   - profile: the sandbox profile text `.sandbox` prints.
+  ///   - makeWindow: the app tree `ui` scripts (called again by `.reset`; it may return the
+  ///     same window). The session collects the alerts of that tree for ``takeAlerts()``,
+  ///     and passes them on to the presenter the window already had.
+  ///   - components: app-defined kinds of view that `ui` offers (see ``ScriptedComponent``).
+  ///   - profile: the text `.sandbox` prints (the limits in effect, say).
   ///   - colors: whether results use ANSI colours.
-  /// - Throws: ``LuaError`` if the state cannot be made.
-  public init(makeState: @escaping () throws -> LuaState, profile: String, colors: Bool) throws {
+  /// - Throws: ``LuaError`` if the state cannot be made, and what `makeWindow` throws.
+  public init(
+    makeState: @escaping () throws -> LuaState, makeWindow: @escaping () throws -> View,
+    components: [ScriptedComponent] = [], profile: String = "", colors: Bool = false
+  ) throws {
     self.makeState = makeState
+    self.makeWindow = makeWindow
+    self.components = components
     self.profile = profile
     printer = PrettyPrinter(colors: colors)
-    let window = DemoApp.makeWindow()
-    window.environment.alertPresenter = collector
+    let window = try makeWindow()
+    collector.attach(to: window)
     lua = try makeState()
-    tree = try ScriptedTree(lua: lua, root: window)
+    tree = try ScriptedTree(lua: lua, root: window, components: components)
   }
 
   /// Whether the session behaves as `lua -i` does: results go to the global `print`, and
@@ -137,7 +163,7 @@ public final class ReplSession {
       if isLuaCompatible { return printThroughGlobalPrint(results) }
       return .output(results.map(printer.format).joined(separator: "\t"))
     } catch let error as LuaError {
-      return .error(ScriptRunner.describe(error))
+      return .error(error.consoleDescription)
     } catch {
       return .error("\(error)")
     }

@@ -1,12 +1,13 @@
+import Lua
 /// The `luahost` command line, parsed as the standard `lua` interpreter parses its own.
 ///
-import Lua
+import LuaHost
 
 /// `luahost [options] [script [args]]`. Options are handled in order, like `lua`: `-e` and
 /// `-l` run before the script, in the order given.
-public struct CommandLineOptions: Equatable, Sendable {
+package struct CommandLineOptions: Equatable, Sendable {
   /// One `-e CODE` or `-l NAME` action, kept in command-line order.
-  public enum Action: Equatable, Sendable {
+  package enum Action: Equatable, Sendable {
     /// `-e CODE`: run a string.
     case execute(String)
     /// `-l NAME` or `-l g=NAME`: `require` a module into a global.
@@ -14,44 +15,44 @@ public struct CommandLineOptions: Equatable, Sendable {
   }
 
   /// `-e`/`-l` actions, in order.
-  public var actions: [Action] = []
+  package var actions: [Action] = []
   /// `-i`: enter interactive mode after running the script.
-  public var interactive = false
+  package var interactive = false
   /// `-v`: print the version.
-  public var showVersion = false
+  package var showVersion = false
   /// `-E`: ignore `LUA_INIT` and the `LUA_PATH`/`LUA_CPATH` variables.
-  public var ignoreEnvironment = false
+  package var ignoreEnvironment = false
   /// `-W`: turn warnings on.
-  public var warnings = false
+  package var warnings = false
   /// `--help`.
-  public var showHelp = false
+  package var showHelp = false
   /// The script: a path, `-` for stdin, or nil.
-  public var script: String?
+  package var script: String?
   /// Arguments after the script.
-  public var scriptArguments: [String] = []
+  package var scriptArguments: [String] = []
   /// `--plugins DIR`: load the plugins in DIR into the app tree.
-  public var pluginDirectory: String?
+  package var pluginDirectory: String?
   /// `--trusted`: the full standard library, no filtering, no limits unless given.
-  public var trusted = false
+  package var trusted = false
   /// `--allow io,os,package,debug`: libraries granted to the sandbox.
-  public var capabilities: Set<LuaSandbox.Capability> = []
+  package var capabilities: Set<LuaSandbox.Capability> = []
   /// `--memory SIZE`: bytes (suffixes K, M, G); nil: the default, see ``memoryLimitInEffect``.
-  public var memoryLimit: Int?
+  package var memoryLimit: Int?
   /// `--memory none`: no memory limit, not even the sandbox's default.
-  public var lacksMemoryLimit = false
+  package var lacksMemoryLimit = false
   /// `--timeout DURATION`: per call (suffixes ms, s, m).
-  public var timeout: Duration?
+  package var timeout: Duration?
   /// `--instructions N`: instruction budget per call.
-  public var instructionLimit: Int?
+  package var instructionLimit: Int?
   /// How many leading command-line words were options (for `arg`'s negative indices).
-  public var optionCount = 0
+  package var optionCount = 0
 
   /// Creates empty options.
-  public init() {}
+  package init() {}
 
   /// Parses the arguments after the program name.
   /// - Throws: ``UsageError`` for an unknown option or a missing option argument.
-  public init(parsing arguments: [String]) throws {
+  package init(parsing arguments: [String]) throws {
     var index = 0
     func value(for option: String, attached: Substring) throws -> String {
       if !attached.isEmpty { return String(attached) }
@@ -115,11 +116,11 @@ public struct CommandLineOptions: Equatable, Sendable {
 
 extension CommandLineOptions {
   /// The memory limit of a sandboxed script when `--memory` is not given.
-  public static let defaultMemoryLimit = 256 << 20
+  package static let defaultMemoryLimit = 256 << 20
 
   /// The memory limit that applies: the one given, else none when trusted (or after
   /// `--memory none`), else ``defaultMemoryLimit``.
-  public var memoryLimitInEffect: Int? {
+  package var memoryLimitInEffect: Int? {
     if let memoryLimit { return memoryLimit }
     return trusted || lacksMemoryLimit ? nil : Self.defaultMemoryLimit
   }
@@ -198,9 +199,9 @@ extension Duration {
 }
 
 /// A command-line mistake: reported with the usage text and exit status 2.
-public struct UsageError: Error, Equatable, CustomStringConvertible {
+package struct UsageError: Error, Equatable, CustomStringConvertible {
   /// What was wrong.
-  public var description: String
+  package var description: String
   /// Creates an error.
-  public init(_ description: String) { self.description = description }
+  package init(_ description: String) { self.description = description }
 }

@@ -1,9 +1,10 @@
 import Lua
+import LuaHost
 
 /// `luahost test [options] [PATH…]`: finds and runs `*_test.lua` files.
-public enum TestCommand {
+package enum TestCommand {
   /// The usage text.
-  public static let usage = """
+  package static let usage = """
     usage: luahost test [options] [PATH...]
     Runs the *_test.lua files under each PATH (default: the current folder).
       --filter PATTERN   only tests whose name contains PATTERN (or matches it as a Lua pattern)
@@ -19,7 +20,9 @@ public enum TestCommand {
     """
 
   /// Runs the command; returns the exit status.
-  public static func run(arguments: [String], environment: [String: String], stdoutIsTerminal: Bool)
+  package static func run(
+    arguments: [String], environment: [String: String], stdoutIsTerminal: Bool
+  )
     -> Int32
   {
     var options = TestRunner.Options()

@@ -1,5 +1,6 @@
 import CSystem
 import Lua
+import LuaHost
 import Synchronization
 import ViewTree
 
@@ -11,7 +12,7 @@ import ViewTree
 
 /// Drives a ``ReplSession`` from a terminal (line editing, boxes that wait for dismissal,
 /// Ctrl-C interrupting running code) or from a pipe (plain, deterministic output).
-public final class InteractiveLoop {
+package final class InteractiveLoop {
   let session: ReplSession
   let terminal: Bool
   let environment: [String: String]
@@ -20,7 +21,7 @@ public final class InteractiveLoop {
   private let runningHandle = Mutex<LuaInterruptHandle?>(nil)
 
   /// Creates a loop; `terminal` selects libedit, boxes and Ctrl-C handling.
-  public init(session: ReplSession, terminal: Bool, environment: [String: String]) {
+  package init(session: ReplSession, terminal: Bool, environment: [String: String]) {
     self.session = session
     self.terminal = terminal
     self.environment = environment
@@ -29,7 +30,7 @@ public final class InteractiveLoop {
   }
 
   /// Runs until end of input or `.exit`.
-  public func run() {
+  package func run() {
     var reader: any LineReader
     if terminal {
       let editing = EditingLineReader(
@@ -83,7 +84,7 @@ public final class InteractiveLoop {
       let alerts = session.takeAlerts()
       if alerts.isEmpty { return }
       for (alert, boundary) in alerts {
-        let latest = boundary.alert.flatMap { AlertCollector.same($0, alert) ? $0 : nil } ?? alert
+        let latest = boundary.alert.flatMap { $0.isSame(as: alert) ? $0 : nil } ?? alert
         if terminal {
           StandardStreams.out(
             AlertFormatter.box(

@@ -5,9 +5,9 @@
 #endif
 
 /// Reads the process environment without Foundation.
-public enum ProcessEnvironment {
+package enum ProcessEnvironment {
   /// The current environment as a dictionary.
-  public static var current: [String: String] {
+  package static var current: [String: String] {
     var result: [String: String] = [:]
     var entry = environ
     while let pointer = entry.pointee {

@@ -1,9 +1,10 @@
 import Lua
+import LuaHost
 
 /// The outcome of one test, or of a test file that could not run.
-public struct TestResult: Equatable, Sendable {
+package struct TestResult: Equatable, Sendable {
   /// Passed, failed or skipped.
-  public enum Status: String, Equatable, Sendable {
+  package enum Status: String, Equatable, Sendable {
     /// Every expectation held.
     case passed
     /// An expectation failed, the test raised an error, hung, or its file is broken.
@@ -13,20 +14,20 @@ public struct TestResult: Equatable, Sendable {
   }
 
   /// The test's name, with its `describe` groups; for a broken file, a description.
-  public var name: String
+  package var name: String
   /// The test file.
-  public var file: String
+  package var file: String
   /// The line of the test (or of the failure), when known.
-  public var line: Int?
+  package var line: Int?
   /// The status.
-  public var status: Status
+  package var status: Status
   /// What was expected and what happened, for a failure.
-  public var message: String?
+  package var message: String?
   /// More detail for a failure, e.g. a traceback.
-  public var detail: String?
+  package var detail: String?
 
   /// Creates a result.
-  public init(
+  package init(
     name: String, file: String, line: Int? = nil, status: Status, message: String? = nil,
     detail: String? = nil
   ) {
@@ -39,7 +40,7 @@ public struct TestResult: Equatable, Sendable {
   }
 
   /// `file:line`, or the file alone.
-  public var location: String { line.map { "\(file):\($0)" } ?? file }
+  package var location: String { line.map { "\(file):\($0)" } ?? file }
 }
 
 extension LuaError.Kind {

@@ -54,14 +54,14 @@ extension ReplSession {
         let results = try lua.run(file: words[1].trimmingCharacters(in: " "))
         return .output(results.map(printer.format).joined(separator: "\t"))
       } catch let error as LuaError {
-        return .error(ScriptRunner.describe(error))
+        return .error(error.consoleDescription)
       } catch {
         return .error("\(error)")
       }
     case ".reset":
       do {
-        let window = DemoApp.makeWindow()
-        window.environment.alertPresenter = collector
+        let window = try makeWindow()
+        collector.attach(to: window)
         // The loaded plugins keep running: their container moves into the new window, in
         // place of its empty one, so `.plugins` and `ui.find` see them there.
         if let host = pluginHost {
@@ -77,7 +77,7 @@ extension ReplSession {
           }
         }
         let fresh = try makeState()
-        tree = try ScriptedTree(lua: fresh, root: window)
+        tree = try ScriptedTree(lua: fresh, root: window, components: components)
         lua.close()
         lua = fresh
         pendingChunk = []

@@ -1,12 +1,13 @@
+import LuaHost
 import ViewTree
 
 /// The app tree the REPL starts with: a window with a few panels, a boundary and a
 /// "Crash" button, so that `ui.find("crash"):tap()` shows an alert at once.
-public enum DemoApp {
+package enum DemoApp {
   /// The error the demo's Crash button throws (a Swift error, to show both kinds).
-  public struct CrashError: Error, CustomStringConvertible {
+  package struct CrashError: Error, CustomStringConvertible {
     /// "The Crash button crashed, as promised."
-    public var description: String { "The Crash button crashed, as promised." }
+    package var description: String { "The Crash button crashed, as promised." }
   }
 
   /// Builds the tree:
@@ -18,7 +19,7 @@ public enum DemoApp {
   /// │     └─ crash (button "Crash")
   /// └─ plugins (stack)
   /// ```
-  public static func makeWindow() -> View {
+  package static func makeWindow() -> View {
     let root = View.window(id: "root", title: "LuaHost")
     let settings = View.stack(id: "settings")
     let guardView = View.boundary(id: "guard")

@@ -1,0 +1,109 @@
+import Lua
+import ViewTree
+
+/// An app-defined kind of view that scripts make with `ui.<name>{ … }`: a slider, a list
+/// backed by Swift state, a chart.
+///
+/// ```swift
+/// final class Range { var value = 0.0; var bounds = 0.0...1.0 }
+///
+/// var slider = ScriptedComponent("slider") { spec in
+///   let range = Range()
+///   range.bounds = try (spec.get("min", as: Double.self) ?? 0)...(spec.get("max", as: Double.self) ?? 1)
+///   let view = View(id: try spec.id ?? "slider", kind: ViewKind("slider"))
+///   view.model = range
+///   return view
+/// }
+/// slider.property("value", get: { .number($0.model(as: Range.self)!.value) }, set: { view, value in
+///   view.model(as: Range.self)!.value = try Double(luaValue: value)
+///   view.send("on_change", [.number(try Double(luaValue: value))])   // Lua's handler runs
+/// })
+/// slider.method("reset") { view, _ in view.model(as: Range.self)!.value = 0; return [] }
+/// slider.event("on_change")
+/// ```
+///
+/// In Lua: `ui.slider{ id = "volume", min = 0, max = 10, on_change = function(self, v) … end }`.
+///
+/// Components follow the rules of the built-in kinds. A view is always the same
+/// userdata; every field a view has (`id`, `parent`, `env`, `add`, `tap`, …) works on it;
+/// an error in a handler, or one a method throws, goes to the nearest boundary; a plugin
+/// reaches only the components inside its panel, and what it makes is charged to its
+/// memory limit. The constructor's `children` and `on_error` are applied for you, and so
+/// are the handlers of the events you declare.
+///
+/// Threads: the closures run holding `View.treeLock` (as every call from Lua into the tree
+/// does), so state they share between plugins is guarded by it. They must not wait for
+/// another lock. A handler that ``View/send(_:_:)`` runs sets the tree lock aside itself.
+public struct ScriptedComponent {
+  /// Reads a property of a view of this kind.
+  public typealias Getter = (View) throws -> LuaValue
+  /// Writes a property of a view of this kind.
+  public typealias Setter = (View, LuaValue) throws -> Void
+  /// A method: the view and the arguments after `self`.
+  public typealias Method = (View, [LuaValue]) throws -> [LuaValue]
+
+  /// The constructor's name in `ui`, which is also the views' ``ViewKind``.
+  public let name: String
+  let make: (ComponentSpec) throws -> View
+  var getters: [String: Getter] = [:]
+  var setters: [String: Setter] = [:]
+  var methods: [String: Method] = [:]
+  var events: Set<String> = []
+
+  /// The kind of the views this component makes: `ViewKind(name)`.
+  public var kind: ViewKind { ViewKind(name) }
+
+  /// A component whose constructor `ui.<name>(spec)` calls `make`. `make` returns a fresh
+  /// view of kind `ViewKind(name)`, usually with its ``View/model`` set; the default makes
+  /// a plain one with the spec's `id`.
+  public init(_ name: String, make: ((ComponentSpec) throws -> View)? = nil) {
+    self.name = name
+    self.make = make ?? { spec in View(id: try spec.id ?? name, kind: ViewKind(name)) }
+  }
+
+  /// Adds a property, read as `view.name` and, with a setter, written as `view.name = v`.
+  /// It may take the place of `title`, `text` or `value` for views of this kind.
+  public mutating func property(_ name: String, get: @escaping Getter, set: Setter? = nil) {
+    getters[name] = get
+    setters[name] = set
+  }
+
+  /// Adds a method, called as `view:name(...)`.
+  public mutating func method(_ name: String, _ body: @escaping Method) {
+    methods[name] = body
+  }
+
+  /// Declares an event, such as `on_change`: scripts set its handler in the constructor or
+  /// as `view.name = f`, and Swift runs it with `view.send(name, values)`; Lua receives the
+  /// view, then the values.
+  public mutating func event(_ name: String) {
+    events.insert(name)
+  }
+
+  /// Fields every view has, which a component cannot redefine.
+  static let reserved: Set<String> = [
+    "id", "kind", "path", "depth", "parent", "children", "env", "alert", "alerts",
+    "is_boundary", "find", "add", "move", "remove", "tap", "set_value", "dismiss", "on_tap",
+    "on_error",
+  ]
+
+  /// Throws if the component redefines a field every view has, or takes a built-in name.
+  func validate(against taken: Set<String>) throws {
+    func refuse(_ reason: String) -> LuaError {
+      LuaError(kind: .usage, message: "component '\(name)': \(reason)")
+    }
+    guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+      throw refuse("a name is letters, digits and '_'")
+    }
+    guard !taken.contains(name) else { throw refuse("ui.\(name) exists already") }
+    let fields = Set(getters.keys).union(methods.keys).union(events)
+    if let clash = fields.intersection(Self.reserved).sorted().first {
+      throw refuse("'\(clash)' is a field of every view")
+    }
+    if let clash = Set(getters.keys).intersection(methods.keys).union(
+      events.intersection(getters.keys)
+    ).sorted().first {
+      throw refuse("'\(clash)' is defined twice")
+    }
+  }
+}

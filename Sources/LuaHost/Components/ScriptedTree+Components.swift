@@ -1,0 +1,45 @@
+import Lua
+import ViewTree
+
+extension ScriptedTree {
+  /// The component of `view`'s kind if it redefines the built-in field `name` (`title`,
+  /// `text` or `value`). Free when the tree has no components.
+  func override(_ name: String, of view: View) -> ScriptedComponent? {
+    guard !components.isEmpty, let component = components[view.kind],
+      component.getters[name] != nil
+    else { return nil }
+    return component
+  }
+
+  /// The Lua function of `component`'s method `name` (made on first use, then the same
+  /// function every time), or `nil` when it has none.
+  func method(_ name: String, of component: ScriptedComponent) throws -> LuaValue {
+    if let made = componentMethods[component.kind]?[name] { return made }
+    guard let body = component.methods[name] else { return .nil }
+    let function = try self.function { tree, arguments in
+      let view = try Self.view(arguments.first, argument: "self")
+      return try View.treeLock.withLock {
+        try tree.checkReach(view)
+        guard view.kind == component.kind else {
+          throw LuaError(
+            kind: .runtime,
+            message: "bad self: \(component.name) expected, got \(view.kind.luaName)")
+        }
+        return try body(view, Array(arguments.dropFirst()))
+      }
+    }
+    componentMethods[component.kind, default: [:]][name] = function
+    return function
+  }
+}
+
+extension ScriptedComponent {
+  /// Writes the property `name` of `view`, or raises a Lua error if it is read-only.
+  func set(_ name: String, of view: View, to value: LuaValue) throws {
+    guard let setter = setters[name] else {
+      throw LuaError(
+        kind: .runtime, message: "cannot set read-only property '\(name)' of \(self.name)")
+    }
+    try setter(view, value)
+  }
+}

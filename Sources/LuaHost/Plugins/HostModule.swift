@@ -1,0 +1,51 @@
+import Lua
+
+/// A Lua module an app gives its plugins: `local tasks = require "tasks"`.
+///
+/// ```swift
+/// host.modules.append(HostModule("tasks", capability: "tasks") { lua in
+///   let module = try lua.makeTable()
+///   try module.set("count", .function(lua.function { () in store.count }))
+///   return .table(module)
+/// })
+/// ```
+///
+/// A module without a capability goes to every plugin. One with a capability goes only
+/// to plugins whose manifest asks for it (`capabilities = { "tasks" }`), and only when the
+/// host allows it (``PluginHost/allowed``); for the others, `require` raises an error that
+/// names the capability. `open` runs once per plugin, on the plugin's state, when the
+/// plugin loads.
+public struct HostModule {
+  /// The name `require` takes.
+  public let name: String
+  /// What a plugin must be granted to get the module; nil: every plugin gets it.
+  public let capability: PluginCapability?
+  let open: (LuaState) throws -> LuaValue
+
+  /// A module named `name` whose value `open` makes in each plugin's state.
+  public init(
+    _ name: String, capability: PluginCapability? = nil,
+    open: @escaping (LuaState) throws -> LuaValue
+  ) {
+    self.name = name
+    self.capability = capability
+    self.open = open
+  }
+
+  /// Puts the module into `lua`'s `package.loaded`, or, when it is not `granted`, a
+  /// `package.preload` entry that says which capability it needs.
+  func install(in lua: LuaState, granted: Bool, plugin: String) throws {
+    guard case .table(let package) = try lua.globals().rawGet("package") else { return }
+    if granted {
+      guard case .table(let loaded) = try package.rawGet("loaded") else { return }
+      try loaded.rawSet(.string(LuaString(name)), open(lua))
+      return
+    }
+    guard case .table(let preload) = try package.rawGet("preload") else { return }
+    let message =
+      "module '\(name)' needs the '\(capability?.rawValue ?? "")' capability, which plugin \(plugin) was not granted"
+    try preload.rawSet(
+      .string(LuaString(name)),
+      .function(lua.function { _ in throw LuaError(kind: .runtime, message: message) }))
+  }
+}

@@ -1,0 +1,30 @@
+/// Why a plugin could not be loaded or run.
+public enum PluginError: Error, Equatable, CustomStringConvertible {
+  /// The path is neither a `.lua` file nor a folder with `init.lua`.
+  case notAPlugin(path: String)
+  /// `manifest.lua` failed or is malformed.
+  case badManifest(plugin: String, reason: String)
+  /// The manifest asks for capabilities the host has not allowed.
+  case capabilitiesNotAllowed(plugin: String, capabilities: [String])
+  /// The manifest asks for a capability that is neither a library nor one of the host's
+  /// modules.
+  case unknownCapability(plugin: String, capability: String, known: [String])
+  /// Another loaded plugin has the same name.
+  case duplicateName(String)
+  /// No plugin of that name is loaded.
+  case unknownPlugin(String)
+
+  /// A readable explanation.
+  public var description: String {
+    switch self {
+    case .notAPlugin(let path): "\(path) is not a plugin (a .lua file, or a folder with init.lua)"
+    case .badManifest(let plugin, let reason): "plugin \(plugin): bad manifest.lua: \(reason)"
+    case .capabilitiesNotAllowed(let plugin, let capabilities):
+      "plugin \(plugin) asks for \(capabilities.joined(separator: ", ")), which the host has not allowed"
+    case .unknownCapability(let plugin, let capability, let known):
+      "plugin \(plugin) asks for an unknown capability '\(capability)' (known: \(known.joined(separator: ", ")))"
+    case .duplicateName(let name): "a plugin named \(name) is already loaded"
+    case .unknownPlugin(let name): "no plugin named \(name) is loaded"
+    }
+  }
+}
