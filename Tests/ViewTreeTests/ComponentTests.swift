@@ -121,3 +121,31 @@ private struct LiveReader: Component {
     #expect(label.$theme === root)
   }
 }
+
+@Suite struct CustomViewTests {
+  @Test func aCustomViewMountsWhatItMakes() throws {
+    let slider = View(id: "volume", kind: ViewKind("slider"))
+    let root = Window {
+      ErrorBoundary(id: "guard") { CustomView { slider } }
+    }.makeView()
+    #expect(root.find("volume") === slider)
+    #expect(slider.path == "root/guard/volume")
+    #expect(slider.kind.rawValue == "slider")
+  }
+
+  @Test func aViewThatCannotGoThereAlertsInsteadOfLooping() throws {
+    let recorder = RecordingAlertPresenter()
+    var holder: View?
+    let root = Window(presenter: recorder) {
+      ErrorBoundary(id: "guard") { CustomView { holder! } }
+    }
+    holder = View.stack(id: "placeholder")
+    let view = root.makeView()
+    #expect(view.find("placeholder") != nil)
+    // Mounting an ancestor into its own subtree is refused and reported.
+    let boundary = try #require(view.find("guard"))
+    _ = boundary.mount(CustomView { view })
+    #expect(boundary.alert?.message.isEmpty == false)
+    #expect(view.parent == nil)
+  }
+}

@@ -23,7 +23,7 @@ extension LuaState {
     }
   }
 
-  /// Sets the global `name` to a typed Swift closure (see ``function(_:)-(repeat(each Argument)->Result)``).
+  /// Sets the global `name` to a typed Swift closure (see the typed `function(_:)`).
   /// - Throws: `usage` when the state is closed.
   public func register<each Argument: LuaConvertible, Result: LuaConvertible>(
     _ name: String, _ body: @escaping (repeat each Argument) throws -> Result

@@ -3,7 +3,7 @@ import CLuaShim
 
 /// A reference to a Lua table.
 ///
-/// ``get(_:)`` and ``set(_:_:)`` honour metamethods and run them protected; the `raw`
+/// `get(_:)` and `set(_:_:)` honour metamethods and run them protected; the `raw`
 /// variants do not. Every method throws a ``LuaError`` instead of raising.
 public struct LuaTable {
   let reference: LuaReference

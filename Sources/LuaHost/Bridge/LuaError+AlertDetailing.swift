@@ -9,7 +9,7 @@ extension LuaError: AlertDetailing {
   public var sourceLocation: String? { location?.description }
   /// The Lua traceback, formatted on demand.
   public var tracebackText: String? { traceback.isEmpty ? nil : traceback.description }
-  /// The Swift error that crossed Lua (kind ``LuaError/Kind/swift``), whose
+  /// The Swift error that crossed Lua (kind `LuaError/Kind/swift`), whose
   /// `LocalizedError` text the alert shows.
   public var underlyingError: (any Error)? { underlying }
 }

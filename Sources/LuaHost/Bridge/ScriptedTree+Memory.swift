@@ -33,7 +33,7 @@ extension ScriptedTree {
   }
 
   /// Gives `view` this script's account and charges what it holds.
-  /// - Throws: a `.memory` ``LuaError`` if that does not fit under the script's limit.
+  /// - Throws: a `.memory` `LuaError` if that does not fit under the script's limit.
   func charge(_ view: View) throws {
     view.memoryAccount = memoryAccount
     guard view.adjustCharge(by: Self.memoryCost(of: view)) else { throw Self.outOfMemory }
@@ -42,14 +42,14 @@ extension ScriptedTree {
   /// Charges `view` for replacing something of `old` bytes with something of `new` bytes.
   /// A view Swift made (with no account yet) is charged to this script: whoever stores
   /// something pays for it.
-  /// - Throws: a `.memory` ``LuaError`` if the growth does not fit; nothing is charged then.
+  /// - Throws: a `.memory` `LuaError` if the growth does not fit; nothing is charged then.
   func recharge(_ view: View, from old: Int, to new: Int) throws {
     if view.memoryAccount == nil { view.memoryAccount = memoryAccount }
     guard view.adjustCharge(by: new - old) else { throw Self.outOfMemory }
   }
 
   /// `view.setValue(text)`, charged to the view's account first.
-  /// - Throws: a `.memory` ``LuaError`` if the new value does not fit.
+  /// - Throws: a `.memory` `LuaError` if the new value does not fit.
   func setValue(of view: View, to text: String) throws -> Bool {
     try recharge(view, from: view.value.utf8.count, to: text.utf8.count)
     return view.setValue(text)

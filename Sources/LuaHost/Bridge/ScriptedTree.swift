@@ -41,7 +41,7 @@ public final class ScriptedTree {
 
   /// Installs `ui` in `lua`, with `root` as `ui.root` and a constructor for each of
   /// `components` beside the built-in ones.
-  /// - Throws: ``LuaError`` if the state is closed, or (`usage`) if a component takes a
+  /// - Throws: `LuaError` if the state is closed, or (`usage`) if a component takes a
   ///   name that exists already or redefines a field every view has.
   public init(lua: LuaState, root: View, components: [ScriptedComponent] = []) throws {
     self.lua = lua

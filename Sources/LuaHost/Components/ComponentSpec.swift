@@ -26,7 +26,7 @@ public struct ComponentSpec {
   }
 
   /// The field `key` converted to `T`, or nil when it is missing.
-  /// - Throws: ``LuaError`` (`runtime`) naming the field when it does not convert.
+  /// - Throws: `LuaError` (`runtime`) naming the field when it does not convert.
   public func get<T: LuaConvertible>(_ key: String, as type: T.Type) throws -> T? {
     let value = try self[key]
     if value.isNil { return nil }

@@ -33,7 +33,7 @@ import ViewTree
 ///
 /// Threads: the closures run holding `View.treeLock` (as every call from Lua into the tree
 /// does), so state they share between plugins is guarded by it. They must not wait for
-/// another lock. A handler that ``View/send(_:_:)`` runs sets the tree lock aside itself.
+/// another lock. A handler that `View.send(_:_:)` runs sets the tree lock aside itself.
 public struct ScriptedComponent {
   /// Reads a property of a view of this kind.
   public typealias Getter = (View) throws -> LuaValue
@@ -42,7 +42,7 @@ public struct ScriptedComponent {
   /// A method: the view and the arguments after `self`.
   public typealias Method = (View, [LuaValue]) throws -> [LuaValue]
 
-  /// The constructor's name in `ui`, which is also the views' ``ViewKind``.
+  /// The constructor's name in `ui`, which is also the views' `ViewKind`.
   public let name: String
   let make: (ComponentSpec) throws -> View
   var getters: [String: Getter] = [:]
@@ -54,7 +54,7 @@ public struct ScriptedComponent {
   public var kind: ViewKind { ViewKind(name) }
 
   /// A component whose constructor `ui.<name>(spec)` calls `make`. `make` returns a fresh
-  /// view of kind `ViewKind(name)`, usually with its ``View/model`` set; the default makes
+  /// view of kind `ViewKind(name)`, usually with its `View.model` set; the default makes
   /// a plain one with the spec's `id`.
   public init(_ name: String, make: ((ComponentSpec) throws -> View)? = nil) {
     self.name = name

@@ -1,15 +1,18 @@
 import Lua
+import ViewTree
 
 extension LuaError {
   /// The error as the standalone `lua` interpreter prints it: the message, then the
   /// traceback if one was recorded. An error object that names itself with `__tostring`
-  /// prints just that name.
+  /// prints just that name. A Swift error that crossed Lua shows what its alert would (a
+  /// `LocalizedError`'s description).
   public var consoleDescription: String {
     switch (kind, value) {
     case (.runtime, .table), (.runtime, .userdata):
       if !message.hasPrefix("(error object is") { return message }
     default: break
     }
-    return traceback.isEmpty ? message : "\(message)\n\(traceback)"
+    let text = kind == .swift ? Alert.message(for: self) : message
+    return traceback.isEmpty ? text : "\(text)\n\(traceback)"
   }
 }

@@ -58,7 +58,7 @@ public final class ReplSession {
   ///   - components: app-defined kinds of view that `ui` offers (see ``ScriptedComponent``).
   ///   - profile: the text `.sandbox` prints (the limits in effect, say).
   ///   - colors: whether results use ANSI colours.
-  /// - Throws: ``LuaError`` if the state cannot be made, and what `makeWindow` throws.
+  /// - Throws: `LuaError` if the state cannot be made, and what `makeWindow` throws.
   public init(
     makeState: @escaping () throws -> LuaState, makeWindow: @escaping () throws -> View,
     components: [ScriptedComponent] = [], profile: String = "", colors: Bool = false

@@ -121,7 +121,7 @@ public final class PluginHost: @unchecked Sendable {
 
   /// Loads one plugin and runs its code inside its panel's boundary.
   /// - Throws: ``PluginError`` when the path is not a plugin, its manifest is bad, it asks
-  ///   for capabilities the host does not allow, or its name is taken; ``LuaError`` when a
+  ///   for capabilities the host does not allow, or its name is taken; `LuaError` when a
   ///   sandbox cannot be created.
   @discardableResult
   public func load(path: String, at index: Int? = nil) throws -> Plugin {

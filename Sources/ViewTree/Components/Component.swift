@@ -1,7 +1,7 @@
 /// A description of part of a view tree, written like a SwiftUI view.
 ///
 /// A component is a value that says which views to make. Mounting it (see
-/// ``View/mount(_:)`` and ``Window/makeView()``) builds live ``View``s once;
+/// `View.mount(_:)` and ``Window/makeView()``) builds live ``View``s once;
 /// after that the live tree is the truth and components are not re-evaluated.
 ///
 /// ```swift

@@ -1,0 +1,1 @@
+return { name = "stats", version = "1.0", capabilities = { "tasks" } }
