@@ -12,4 +12,4 @@ let runner = ScriptRunner(
   arguments: Array(CommandLine.arguments.dropFirst()),
   environment: ProcessEnvironment.current,
   stdinIsTerminal: isatty(0) != 0)
-exit(runner.run())
+exit(runner.run().rawValue)

@@ -76,7 +76,7 @@ public final class LuaState {
   }
 
   /// The number of values on the running thread's stack (for balance checks in tests).
-  public var stackTop: Int { (try? LuaStack(core)).map { Int($0.top) } ?? 0 }
+  package var stackTop: Int { (try? LuaStack(core)).map { Int($0.top) } ?? 0 }
 
   // MARK: Making values
 

@@ -62,7 +62,7 @@ package struct ScriptRunner {
     """
 
   /// Runs everything the command line asks for.
-  package func run() -> Int32 {
+  package func run() -> ExitStatus {
     if arguments.first == "test" {
       return TestCommand.run(
         arguments: Array(arguments.dropFirst()), environment: environment,
@@ -73,7 +73,7 @@ package struct ScriptRunner {
       options = try CommandLineOptions(parsing: arguments)
     } catch {
       report("\(error)\n\(Self.usage)")
-      return 2
+      return .usage
     }
     // Through a link named `lua`, luahost is the trusted interpreter, and so are the
     // interpreters its scripts start by that name (Lua's test suite runs `arg[-n]`). Trust
@@ -82,83 +82,105 @@ package struct ScriptRunner {
     if standsInForLua { options.trusted = true }
     if options.showHelp {
       StandardStreams.out(Self.usage + "\n" + Self.describeProfile(options) + "\n")
-      return 0
+      return .success
     }
     if options.showVersion { StandardStreams.out(Self.version + "\n") }
     do {
-      let startsRepl =
-        options.interactive
-        || (options.script == nil && stdinIsTerminal && options.actions.isEmpty
-          && !options.showVersion)
-      let lua: LuaState
-      let presenter = TranscriptAlertPresenter { StandardStreams.out($0) }
-      var session: ReplSession?
-      var tree: ScriptedTree?
-      if startsRepl {
-        let repl = try ReplSession(
-          makeState: { try makeState(options) }, makeWindow: DemoApp.makeWindow,
-          profile: Self.describeProfile(options), colors: false)
-        session = repl
-        lua = repl.lua
-      } else {
-        lua = try makeState(options)
-        let root = View.window(id: "root")
-        root.environment.alertPresenter = presenter
-        tree = try ScriptedTree(lua: lua, root: root)
-      }
-      defer {
-        withExtendedLifetime(tree) {}
-        lua.close()
-      }
-      var pluginHost: PluginHost?
-      if let directory = options.pluginDirectory {
-        let root = session?.tree.root ?? tree!.root
-        pluginHost = try loadPlugins(from: directory, into: root, options: options)
-        if let session { session.pluginHost = pluginHost }
-      }
-      defer { for plugin in pluginHost?.plugins ?? [] { try? pluginHost?.unload(plugin.name) } }
-      try makeArgTable(in: lua, options: options)
-      if options.warnings { lua.setWarnings(true) }
-      try lua.interruptingOnSIGINT {
-        if !options.ignoreEnvironment { try runInit(in: lua) }
-        for action in options.actions {
-          switch action {
-          case .execute(let code): try lua.run(code, name: "=(command line)")
-          case .require(let global, let module):
-            let require = try LuaFunction(luaValue: lua.globals().get("require"))
-            let loaded = try require.call(.string(LuaString(module))).first ?? .nil
-            try lua.globals().set(global, loaded)
-          }
-        }
-        if let script = options.script {
-          try runScript(script, in: lua)
-        } else if startsRepl {
-          if !options.interactive && stdinIsTerminal { StandardStreams.out(Self.version + "\n") }
-        } else if options.actions.isEmpty && !options.showVersion {
-          try runScript("-", in: lua)
-        }
-      }
-      if let session {
-        let terminal = stdinIsTerminal && isatty(1) != 0
-        if terminal { session.printer.colors = Self.colorsAllowed(environment) }
-        session.isLuaCompatible = options.trusted && !stdinIsTerminal
-        let loop = InteractiveLoop(session: session, terminal: terminal, environment: environment)
-        withExtendedLifetime(loop) { loop.run() }
-        return 0
-      }
-      return presenter.sawUnhandled ? 1 : 0
-    } catch let error as UsageError {
-      report("\(error)")
-      return 2
-    } catch let error as LuaError where error.kind == .file {
-      report(error.message)
-      return 2
-    } catch let error as LuaError {
-      report(error.consoleDescription)
-      return 1
+      return try execute(options)
     } catch {
+      return fail(error)
+    }
+  }
+
+  /// Builds the app tree (the REPL's demo window, or a bare window for a script), grafts
+  /// the plugins into it, runs `LUA_INIT`, the `-e`/`-l` actions and the script, then the
+  /// REPL if one was asked for.
+  private func execute(_ options: CommandLineOptions) throws -> ExitStatus {
+    let startsRepl =
+      options.interactive
+      || (options.script == nil && stdinIsTerminal && options.actions.isEmpty
+        && !options.showVersion)
+    let lua: LuaState
+    let presenter = TranscriptAlertPresenter { StandardStreams.out($0) }
+    var session: ReplSession?
+    var tree: ScriptedTree?
+    if startsRepl {
+      let repl = try ReplSession(
+        makeState: { try makeState(options) }, makeWindow: DemoApp.makeWindow,
+        profile: Self.describeProfile(options), colors: false)
+      session = repl
+      lua = repl.lua
+    } else {
+      lua = try makeState(options)
+      let root = View.window(id: "root")
+      root.environment.alertPresenter = presenter
+      tree = try ScriptedTree(lua: lua, root: root)
+    }
+    defer {
+      withExtendedLifetime(tree) {}
+      lua.close()
+    }
+    var pluginHost: PluginHost?
+    if let directory = options.pluginDirectory {
+      let root = session?.tree.root ?? tree!.root
+      pluginHost = try loadPlugins(from: directory, into: root, options: options)
+      if let session { session.pluginHost = pluginHost }
+    }
+    defer { for plugin in pluginHost?.plugins ?? [] { try? pluginHost?.unload(plugin.name) } }
+    try makeArgTable(in: lua, options: options)
+    if options.warnings { lua.setWarnings(true) }
+    try lua.interruptingOnSIGINT { try runActions(options, in: lua, startsRepl: startsRepl) }
+    if let session {
+      let terminal = stdinIsTerminal && isatty(1) != 0
+      if terminal { session.printer.colors = Self.colorsAllowed(environment) }
+      session.isLuaCompatible = options.trusted && !stdinIsTerminal
+      let loop = InteractiveLoop(session: session, terminal: terminal, environment: environment)
+      withExtendedLifetime(loop) { loop.run() }
+      return .success
+    }
+    return presenter.sawUnhandled ? .failure : .success
+  }
+
+  /// `LUA_INIT`, then the `-e` and `-l` actions in order, then the script (or stdin), as
+  /// `lua` runs them.
+  private func runActions(_ options: CommandLineOptions, in lua: LuaState, startsRepl: Bool)
+    throws
+  {
+    if !options.ignoreEnvironment { try runInit(in: lua) }
+    for action in options.actions {
+      switch action {
+      case .execute(let code): try lua.run(code, name: "=(command line)")
+      case .require(let global, let module):
+        let require = try LuaFunction(luaValue: lua.globals().get("require"))
+        let loaded = try require.call(.string(LuaString(module))).first ?? .nil
+        try lua.globals().set(global, loaded)
+      }
+    }
+    if let script = options.script {
+      try runScript(script, in: lua)
+    } else if startsRepl {
+      if !options.interactive && stdinIsTerminal { StandardStreams.out(Self.version + "\n") }
+    } else if options.actions.isEmpty && !options.showVersion {
+      try runScript("-", in: lua)
+    }
+  }
+
+  /// Reports `error` on stderr and says how the process ends: a usage error (a file that
+  /// cannot be read is one) or a failure.
+  private func fail(_ error: any Error) -> ExitStatus {
+    switch error {
+    case let error as UsageError:
       report("\(error)")
-      return 1
+      return .usage
+    case let error as LuaError where error.kind == .file:
+      report(error.message)
+      return .usage
+    case let error as LuaError:
+      report(error.consoleDescription)
+      return .failure
+    default:
+      report("\(error)")
+      return .failure
     }
   }
 

@@ -23,7 +23,7 @@ package enum TestCommand {
   package static func run(
     arguments: [String], environment: [String: String], stdoutIsTerminal: Bool
   )
-    -> Int32
+    -> ExitStatus
   {
     var options = TestRunner.Options()
     var format = TestReport.Format.text(
@@ -45,7 +45,7 @@ package enum TestCommand {
         case "--plugins": options.pluginDirectory = try value(word)
         case "--help", "-h":
           StandardStreams.out(usage + "\n")
-          return 0
+          return .success
         case "--allow", "--timeout", "--instructions", "--memory":
           var parsed = CommandLineOptions()
           try parsed.parseLimit(word, try value(word))
@@ -67,18 +67,18 @@ package enum TestCommand {
       }
     } catch {
       StandardStreams.error("luahost test: \(error)\n\(usage)\n")
-      return 2
+      return .usage
     }
     let files = TestRunner.discover(paths.isEmpty ? ["."] : paths)
     if files.isEmpty {
       StandardStreams.error("luahost test: no *_test.lua files found\n")
       StandardStreams.out(TestReport.render([], format: format))
-      return 1
+      return .failure
     }
     let runner = TestRunner(options: options)
     var results: [TestResult] = []
     for file in files { results += runner.run(file: file) }
     StandardStreams.out(TestReport.render(results, format: format))
-    return results.contains { $0.status == .failed } ? 1 : 0
+    return results.contains { $0.status == .failed } ? .failure : .success
   }
 }
