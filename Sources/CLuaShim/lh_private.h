@@ -8,6 +8,9 @@
 /// Marks a coroutine whose hooks Lua has switched off for good (see lh_stop.c). [-0,+0]
 void lh_markthread(lua_State *L);
 int lh_threadmarked(lua_State *L);
+/// Marks a task-driven coroutine, where async functions may be called (lh_async.c).
+void lh_markdriven(lua_State *L);
+int lh_threaddriven(lua_State *L);
 
 /* lh_trace.c */
 /// The number of levels on L's stack (lua_getstack succeeds below it), by binary search.
@@ -26,6 +29,11 @@ void lh_end(lua_State *L, lh_state *S);
 /// raises the pending stop, if any. [-0, +0]; raises. Call only from a lua_CFunction (or a
 /// lua_Reader), where no Swift frame lies between here and the enclosing protected call.
 void lh_poll(lua_State *L, long long steps);
+
+/// Resumes co with narg values from L's top, as coroutine.resume does, keeping `running`
+/// current and raising a pending stop in L: pushes the results and returns their number,
+/// or pushes the error value and returns -1.
+int lh_resumethread(lua_State *L, lua_State *co, int narg);
 
 /* lh_load.c */
 /// The sandbox's load (text only). A lua_CFunction.

@@ -211,7 +211,7 @@ static int lh_refuse(lua_State *L, const char *message) {
 
 /* coroutine.resume and the function coroutine.wrap returns. Pushes the results and
  * returns their number, or pushes the error value and returns -1. Raises pending stops. */
-static int lh_resume(lua_State *L, lua_State *co, int narg) {
+int lh_resumethread(lua_State *L, lua_State *co, int narg) {
   lh_state *S = lh_getstate(L);
   int status = lua_status(co);
   if (status == LUA_OK && lua_gettop(co) == 0) return lh_refuse(L, "cannot resume dead coroutine");
@@ -251,7 +251,7 @@ static int lh_reset(lua_State *L, lh_state *S, lua_State *co) {
 static int lh_coresume(lua_State *L) {
   lua_State *co = lua_tothread(L, 1);
   luaL_argexpected(L, co, 1, "coroutine");
-  int n = lh_resume(L, co, lua_gettop(L) - 1);
+  int n = lh_resumethread(L, co, lua_gettop(L) - 1);
   if (n < 0) {
     lua_pushboolean(L, 0);
     lua_insert(L, -2);
@@ -265,7 +265,7 @@ static int lh_coresume(lua_State *L) {
 static int lh_cowrapped(lua_State *L) {
   lh_state *S = lh_getstate(L);
   lua_State *co = lua_tothread(L, lua_upvalueindex(1));
-  int n = lh_resume(L, co, lua_gettop(L));
+  int n = lh_resumethread(L, co, lua_gettop(L));
   if (n < 0) {
     int stat = lua_status(co);
     /* An error in the coroutine: close it, as coroutine.wrap does, and raise what the

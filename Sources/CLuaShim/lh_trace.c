@@ -78,19 +78,30 @@ static void lh_tostring_now(lua_State *L, lh_trace *t) {
  * runs Lua code here (see lh_tostring_now). */
 int lh_msgh(lua_State *L) {
   lh_state *S = lh_getstate(L);
+  /* An error a step of a task-driven coroutine raises (lh_async.c) happened in that
+   * coroutine: its frames are the ones to record, from its level 0 (no handler there). */
+  lua_State *T = L;
+  int first = 1;
+  if (S->stepped != NULL && L == S->stepping) {
+    T = S->stepped;
+    S->stepped = NULL;
+    first = 0;
+  }
   lh_trace *t = malloc(sizeof *t);
   if (t != NULL) {
     t->message = NULL;
     t->message_len = 0;
     lh_tostring_now(L, t);
     lua_Debug ar;
-    int total = lh_depth(L) - 1;
+    /* Recorded levels count from 1, the function that raised: Lua's level `first`. */
+    int shift = 1 - first;
+    int total = lh_depth(T) - 1 + shift;
     t->total = total;
     t->count = 0;
     for (int level = 1; level <= total; level++) {
       if (level > LH_HEADFRAMES && level <= total - LH_TAILFRAMES) level = total - LH_TAILFRAMES + 1;
-      if (!lua_getstack(L, level, &ar)) break;
-      lh_record(L, &ar, level, &t->frames[t->count++]);
+      if (!lua_getstack(T, level - shift, &ar)) break;
+      lh_record(T, &ar, level, &t->frames[t->count++]);
     }
   }
   lh_trace_free(S->pending);

@@ -88,7 +88,7 @@ import Testing
     let error = try failure(lua, "while true do end")
     #expect(error.kind == .interrupted)
     _ = try await task.value
-    #expect(try lua.run("return 'alive'") == ["alive"])
+    #expect(try await lua.run("return 'alive'") == ["alive"])
   }
 
   @Test func handleOutlivesTheState() throws {

@@ -69,6 +69,8 @@ typedef struct lh_state {
   int warn_on;        /* warnings are printed (`-W`, warn("@on")); off by default */
   int warn_cont;      /* the last warning piece asked to be continued */
   int fin_pending;    /* deferred finalizers are queued (see lh_gc.c) */
+  lua_State *stepping; /* the thread running lh_step now, and the coroutine it resumes: */
+  lua_State *stepped;  /* an error raised from the step is recorded with stepped's frames */
 } lh_state;
 
 /// Why running code was stopped. The error value raised is a light userdata pointing at
@@ -207,6 +209,19 @@ void lh_pushobject(lua_State *L, void *box, int mtindex);
 void lh_markobjectmetatable(lua_State *L, int idx);
 /// The box of an object userdata made by lh_pushobject, or NULL for any other value.
 void *lh_toobject(lua_State *L, int idx);
+
+/// Pushes a C closure for an async Swift function (lh_async.c): called in a task-driven
+/// coroutine, it has lh_swift_dispatch(L, box) start the operation and suspends the
+/// coroutine until Swift resumes it. [-0, +1]
+void lh_pushswiftasyncfunction(lua_State *L, void *box);
+/// Pushes lh_step, the C function one step of a task-driven coroutine runs in: called
+/// (protected) with the coroutine and the values to resume it with, it returns the
+/// coroutine's results and `false` when it finished, or just `true` when it waits for an
+/// async function. [-0, +1]
+void lh_pushstep(lua_State *L);
+/// Replaces the function on top of L with a new coroutine that will run it, marked as
+/// task-driven, and returns the coroutine. [-1, +1]
+lua_State *lh_newdriven(lua_State *L);
 
 /* Implemented in Swift (module Lua, @_cdecl). */
 /// Runs the Swift closure in box with the arguments on L's stack. Returns the number of

@@ -37,6 +37,9 @@ final class LuaCore {
   var memoryAccount: LuaMemoryAccount?
   /// The deadline given to each outermost call, in nanoseconds; nil for none.
   var timeout: UInt64?
+  /// The operation an async Swift function just started, until the coroutine driving it
+  /// takes it (right after the yield: see `LuaCoroutine`).
+  var pendingOperation: LuaAsyncOperation?
   /// The `LuaState` that owns this core, for conversions that need one (`luaValue(in:)`).
   /// Unowned and unchecked, but only read after ``thread()`` succeeded: the owner's deinit
   /// closes the core, so an open core always has a live owner.

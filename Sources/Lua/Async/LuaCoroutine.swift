@@ -1,0 +1,248 @@
+import CLua
+import CLuaShim
+
+/// A Lua function run as a coroutine that Swift drives, so that it may call async Swift
+/// functions: each such call suspends the coroutine while the Swift work runs, and the
+/// driver resumes it with the results.
+///
+/// Most code uses ``LuaFunction/call(arguments:isolation:)`` or
+/// ``LuaState/run(_:name:isolation:)``. A host that must not wait (a button's action)
+/// uses this type directly: ``start(arguments:)`` runs until the coroutine finishes or
+/// first waits, synchronously, and ``finish(isolation:)`` goes on later, in a task.
+///
+/// Limits hold across suspensions: the state's `timeout` counts wall time from the start,
+/// also while the coroutine waits (a pending operation is cancelled when it passes);
+/// cancelling the task that runs ``finish(isolation:)`` stops the script (`.interrupted`)
+/// and cancels the operation; a stopped or failed coroutine is never resumed again. The
+/// memory limit holds as always.
+///
+/// Not thread-safe: use a coroutine where its state may be used (one isolation domain).
+/// `step` lets a host that guards its state with a lock take it for each step, and never
+/// across a suspension.
+public final class LuaCoroutine {
+  /// What ``start(arguments:)`` gave.
+  public enum Progress {
+    /// The coroutine finished with these results.
+    case finished([LuaValue])
+    /// The coroutine waits for an async function; ``finish(isolation:)`` goes on.
+    case suspended
+  }
+
+  let core: LuaCore
+  /// Anchors the coroutine (a Lua thread) while Swift drives it.
+  let thread: LuaReference
+  /// The function, until the coroutine starts (the coroutine holds it too).
+  private var function: LuaFunction?
+  private var pending: LuaAsyncOperation?
+  /// The deadline (Watchdog time) of the whole run, from the state's timeout at creation.
+  let deadline: UInt64?
+  private var isDone = false
+  /// Runs each step; a host's lock goes here (see the type's documentation).
+  let step: (() -> Void) -> Void
+
+  /// A coroutine that will run `function`.
+  /// - Parameter step: runs each step (a synchronous stretch of Lua); by default, as is.
+  /// - Throws: `usage` when the state is closed.
+  public init(_ function: LuaFunction, step: @escaping (() -> Void) -> Void = { $0() }) throws {
+    core = function.reference.core
+    let stack = try LuaStack(core)
+    try stack.reserve(2)
+    try stack.push(function.reference)
+    _ = lh_newdriven(stack.L)
+    thread = stack.reference(at: -1)
+    stack.pop()
+    self.function = function
+    self.step = step
+    deadline = core.timeout.map { Watchdog.now() + $0 }
+  }
+
+  /// Runs the coroutine with `arguments` until it finishes or first waits for an async
+  /// function.
+  /// - Throws: ``LuaError`` as a call does; `usage` if it already started.
+  public func start(arguments: [LuaValue] = []) throws -> Progress {
+    guard let function else { throw LuaError(usage: "the coroutine has already started") }
+    self.function = nil
+    _ = function
+    return try resume { stack in
+      try stack.reserve(arguments.count)
+      for argument in arguments { try stack.push(argument) }
+      return Int32(arguments.count)
+    }
+  }
+
+  /// Runs the coroutine to its end: awaits each operation it waits for and resumes it, on
+  /// the caller's executor.
+  /// - Throws: ``LuaError``: the script's error, `.timeout` when the state's deadline
+  ///   passes (while running or waiting), `.interrupted` when the task is cancelled.
+  public func finish(isolation: isolated (any Actor)? = #isolation) async throws -> [LuaValue] {
+    try await stoppingOnCancel { try await self.resumeUntilDone() }
+  }
+
+  /// Runs `body` so that cancelling the task stops the Lua code running meanwhile (as an
+  /// interrupt). A stop requested while no step runs is forgotten afterwards, so it cannot
+  /// reach the state's next call.
+  func stoppingOnCancel<T>(
+    isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+  ) async throws -> T {
+    let target = core.stopTarget
+    defer { if let L = core.main { lh_clearstop(L) } }
+    return try await withTaskCancellationHandler {
+      try await body()
+    } onCancel: {
+      target.request(Int32(LH_STOP_INTERRUPT))
+    }
+  }
+
+  func resumeUntilDone(isolation: isolated (any Actor)? = #isolation) async throws
+    -> [LuaValue]
+  {
+    while !isDone {
+      guard let operation = pending else {
+        throw LuaError(usage: "the coroutine has not started, or is running")
+      }
+      pending = nil
+      let outcome = await perform(operation)
+      let progress = try resume { stack in
+        switch outcome {
+        case .success(let results):
+          try stack.reserve(results.count + 1)
+          lua_pushboolean(stack.L, 1)
+          for value in results { try stack.push(value) }
+          return Int32(results.count + 1)
+        case .failure(let error):
+          lua_pushboolean(stack.L, 0)
+          stack.pushError(error)
+          return 2
+        }
+      }
+      if case .finished(let results) = progress { return results }
+    }
+    throw LuaError(usage: "the coroutine has finished")
+  }
+
+  // MARK: Steps
+
+  /// One step: resumes the coroutine with what `push` pushes. [-0, +0]
+  private func resume(pushing push: (LuaStack) throws -> Int32) throws -> Progress {
+    var outcome: Result<Progress, any Error> = .failure(LuaError(usage: "no step ran"))
+    step { outcome = Result { try self.runStep(pushing: push) } }
+    if case .failure = outcome { isDone = true }
+    return try outcome.get()
+  }
+
+  private func runStep(pushing push: (LuaStack) throws -> Int32) throws -> Progress {
+    if isDone { throw LuaError(usage: "the coroutine has finished") }
+    if Task.isCancelled { throw Self.interrupted }
+    if let deadline, Watchdog.now() >= deadline { throw Self.timedOut }
+    let stack = try LuaStack(core)
+    let base = stack.top
+    defer { lua_settop(stack.L, base) }
+    try stack.reserve(4)
+    lh_pushmsgh(stack.L)
+    lh_pushstep(stack.L)
+    try stack.push(thread)
+    let count = try push(stack)
+    let state = lh_getstate(stack.L)!
+    let saved = (state.pointee.stepping, state.pointee.stepped)
+    defer { (state.pointee.stepping, state.pointee.stepped) = saved }
+    let outermost = state.pointee.depth == 0
+    let owner = ObjectIdentifier(core)
+    if outermost, let deadline {
+      Watchdog.shared.arm(owner, target: core.stopTarget, deadline: deadline)
+    }
+    let status = lh_pcallh(stack.L, count + 1, LUA_MULTRET)  // the thread and the values
+    if outermost, deadline != nil {
+      Watchdog.shared.disarm(owner)
+      lh_clearstop(stack.L)
+    }
+    guard status == LUA_OK else { throw stack.popError(status: status) }
+    if lua_toboolean(stack.L, -1) != 0 {
+      guard let operation = core.pendingOperation else {
+        throw LuaError(usage: "an async function suspended without an operation")
+      }
+      core.pendingOperation = nil
+      pending = operation
+      return .suspended
+    }
+    isDone = true
+    let first = base + 2
+    return .finished((first..<stack.top).map { stack.value(at: $0) })
+  }
+
+  // MARK: Waiting
+
+  /// Runs `operation`; with a deadline, it runs as a task of its own on this executor, so
+  /// that it can be cancelled when the deadline passes.
+  private func perform(
+    _ operation: @escaping LuaAsyncOperation, isolation: isolated (any Actor)? = #isolation
+  ) async -> Result<[LuaValue], any Error> {
+    if Task.isCancelled { return .failure(Self.interrupted) }
+    guard let deadline else {
+      do {
+        return .success(try await operation())
+      } catch {
+        return .failure(Task.isCancelled ? Self.interrupted : error)
+      }
+    }
+    // The box is unchecked: the operation and its results stay on this executor (the
+    // task below inherits it), and this function waits for the task before using them.
+    let boxed = UncheckedBox(operation)
+    let work = Task { () async throws -> UncheckedBox<[LuaValue]> in
+      _ = isolation
+      return UncheckedBox(try await boxed.value())
+    }
+    let remaining = deadline > Watchdog.now() ? deadline - Watchdog.now() : 0
+    let timer = Task {
+      try await Task.sleep(for: .nanoseconds(remaining))
+      work.cancel()
+    }
+    defer { timer.cancel() }
+    let result = await withTaskCancellationHandler {
+      await work.result
+    } onCancel: {
+      work.cancel()
+    }
+    if Task.isCancelled { return .failure(Self.interrupted) }
+    if Watchdog.now() >= deadline { return .failure(Self.timedOut) }
+    return result.map { (box: UncheckedBox<[LuaValue]>) in box.value }
+  }
+
+  static var interrupted: LuaError { LuaError(kind: .interrupted, message: "interrupted") }
+  static var timedOut: LuaError { LuaError(kind: .timeout, message: "execution timed out") }
+}
+
+/// A value that crosses into a task running on the same executor, where its non-Sendable
+/// contents never run concurrently with their owner (see `LuaCoroutine.perform`).
+struct UncheckedBox<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}
+
+extension LuaFunction {
+  /// Calls the function as a coroutine driven by the current task, so that it (and what
+  /// it calls) may call async Swift functions; returns all its results.
+  /// - Throws: ``LuaError`` as ``call(arguments:)``, `.timeout` when the state's deadline
+  ///   passes while it runs or waits, `.interrupted` when the task is cancelled.
+  @discardableResult
+  public func call(
+    arguments: [LuaValue] = [], isolation: isolated (any Actor)? = #isolation
+  ) async throws -> [LuaValue] {
+    let coroutine = try LuaCoroutine(self)
+    return try await coroutine.stoppingOnCancel {
+      if case .finished(let results) = try coroutine.start(arguments: arguments) { return results }
+      return try await coroutine.resumeUntilDone()
+    }
+  }
+}
+
+extension LuaState {
+  /// Loads and runs a chunk as a coroutine driven by the current task (see
+  /// ``LuaFunction/call(arguments:isolation:)``): its main code may call async functions.
+  /// - Throws: ``LuaError``: `.syntax` if it does not compile, or as the async `call`.
+  @discardableResult
+  public func run(
+    _ code: String, name: String? = nil, isolation: isolated (any Actor)? = #isolation
+  ) async throws -> [LuaValue] {
+    try await load(code, name: name).call()
+  }
+}
