@@ -26,13 +26,18 @@ static int lh_box_gc(lua_State *L) {
 /* The only place a Swift closure's failure becomes a Lua error: lh_swift_dispatch has
  * returned, so no Swift frame is left between here and the enclosing pcall. */
 static int lh_trampoline(lua_State *L) {
+  int n = lh_dispatchboxed(L);
+  if (n < 0) return lua_error(L);
+  return n;
+}
+
+int lh_dispatchboxed(lua_State *L) {
   void **slot = lua_touserdata(L, lua_upvalueindex(1));
   lh_state *S = lh_getstate(L);
-  int enforce = S->enforce;
+  int enforce = S->enforce; /* Swift's allocations never fail: see lh_state.enforce */
   S->enforce = 0;
   int n = lh_swift_dispatch(L, *slot);
   S->enforce = enforce;
-  if (n < 0) return lua_error(L);
   return n;
 }
 

@@ -12,6 +12,12 @@ int lh_threadmarked(lua_State *L);
 void lh_markdriven(lua_State *L);
 int lh_threaddriven(lua_State *L);
 
+/* lh_box.c */
+/// Runs the Swift closure boxed in upvalue 1 of the running C closure (lh_swift_dispatch),
+/// with the memory limit off while Swift runs. Returns its result: the number of results,
+/// or -1 with the error value pushed, for the caller to raise.
+int lh_dispatchboxed(lua_State *L);
+
 /* lh_trace.c */
 /// The number of levels on L's stack (lua_getstack succeeds below it), by binary search.
 int lh_depth(lua_State *L);
