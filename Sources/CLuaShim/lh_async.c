@@ -51,9 +51,18 @@ int lh_step(lua_State *L) {
   lh_state *S = lh_getstate(L);
   lua_State *co = lua_tothread(L, 1);
   if (co == NULL) return luaL_error(L, "lh_step: no coroutine");
+  int narg = lua_gettop(L) - 1;
+  if (lua_status(co) == LUA_OK && lua_gettop(co) == 0) {
+    /* An empty thread (fresh, or reused after it finished): argument 2 is the function. */
+    if (narg < 1 || !lua_isfunction(L, 2)) return luaL_error(L, "lh_step: no function to start");
+    lua_pushvalue(L, 2);
+    lua_xmove(L, co, 1);
+    lua_remove(L, 2);
+    narg--;
+  }
   S->stepping = L;
   S->stepped = co;
-  int n = lh_resumethread(L, co, lua_gettop(L) - 1);
+  int n = lh_resumethread(L, co, narg);
   if (n < 0) return lua_error(L); /* lh_msgh records co's frames, then forgets `stepped` */
   S->stepped = NULL;
   if (lua_status(co) != LUA_YIELD) {
@@ -70,6 +79,12 @@ int lh_step(lua_State *L) {
 }
 
 void lh_pushstep(lua_State *L) { lua_pushcfunction(L, lh_step); }
+
+lua_State *lh_pushdriven(lua_State *L) {
+  lua_State *co = lua_newthread(L);
+  lh_markdriven(co);
+  return co;
+}
 
 lua_State *lh_newdriven(lua_State *L) {
   lua_State *co = lua_newthread(L);

@@ -184,8 +184,16 @@ int lh_pconcat(lua_State *L, int n) {
 
 /* Calls the function below its arguments and returns all its results: a C frame below a
  * script's main chunk, as lua.c has (tracebacks end in "[C]: in ?"). */
+/* Returns every result; also the continuation when the chunk yields from a task-driven
+ * coroutine (lh_async.c), so a script's main chunk may call async functions. */
+static int lh_callmain_done(lua_State *L, int status, lua_KContext ctx) {
+  (void)status;
+  (void)ctx;
+  return lua_gettop(L);
+}
+
 static int lh_callmain_k(lua_State *L) {
-  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+  lua_callk(L, lua_gettop(L) - 1, LUA_MULTRET, 0, lh_callmain_done);
   return lua_gettop(L);
 }
 

@@ -215,10 +215,14 @@ void *lh_toobject(lua_State *L, int idx);
 /// coroutine until Swift resumes it. [-0, +1]
 void lh_pushswiftasyncfunction(lua_State *L, void *box);
 /// Pushes lh_step, the C function one step of a task-driven coroutine runs in: called
-/// (protected) with the coroutine and the values to resume it with, it returns the
+/// (protected) with the coroutine and the values to resume it with (an empty coroutine:
+/// the function to start, then its arguments), it returns the
 /// coroutine's results and `false` when it finished, or just `true` when it waits for an
 /// async function. [-0, +1]
 void lh_pushstep(lua_State *L);
+/// Pushes a new, empty coroutine marked as task-driven (lh_step starts it with a function
+/// given as its first value), and returns it. [-0, +1]
+lua_State *lh_pushdriven(lua_State *L);
 /// Replaces the function on top of L with a new coroutine that will run it, marked as
 /// task-driven, and returns the coroutine. [-1, +1]
 lua_State *lh_newdriven(lua_State *L);

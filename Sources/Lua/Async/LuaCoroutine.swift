@@ -33,27 +33,87 @@ public final class LuaCoroutine {
   let thread: LuaReference
   /// The function, until the coroutine starts (the coroutine holds it too).
   private var function: LuaFunction?
+  /// The chunk, when the coroutine runs the C function that calls a main chunk.
+  private let mainChunk: LuaFunction?
   private var pending: LuaAsyncOperation?
   /// The deadline (Watchdog time) of the whole run, from the state's timeout at creation.
   let deadline: UInt64?
   private var isDone = false
   /// Runs each step; a host's lock goes here (see the type's documentation).
-  let step: (() -> Void) -> Void
+  public var step: (() -> Void) -> Void
 
   /// A coroutine that will run `function`.
-  /// - Parameter step: runs each step (a synchronous stretch of Lua); by default, as is.
+  /// - Parameters:
+  ///   - step: runs each step (a synchronous stretch of Lua); by default, as is.
   /// - Throws: `usage` when the state is closed.
-  public init(_ function: LuaFunction, step: @escaping (() -> Void) -> Void = { $0() }) throws {
+  ///   - asMainChunk: run `function` as the `lua` interpreter runs a script's main chunk,
+  ///     from below a C function (see ``LuaFunction/callAsMainChunk(arguments:)``).
+  public init(
+    _ function: LuaFunction, asMainChunk: Bool = false,
+    step: @escaping (() -> Void) -> Void = { $0() }
+  ) throws {
     core = function.reference.core
     let stack = try LuaStack(core)
     try stack.reserve(2)
-    try stack.push(function.reference)
+    if asMainChunk {
+      lh_pushcallmain(stack.L)
+      mainChunk = function
+    } else {
+      try stack.push(function.reference)
+      mainChunk = nil
+    }
     _ = lh_newdriven(stack.L)
     thread = stack.reference(at: -1)
     stack.pop()
     self.function = function
     self.step = step
     deadline = core.timeout.map { Watchdog.now() + $0 }
+  }
+
+  /// A coroutine that ``start(_:arguments:)`` left waiting.
+  private init(
+    core: LuaCore, thread: LuaReference, deadline: UInt64?, pending: @escaping LuaAsyncOperation
+  ) {
+    self.core = core
+    self.thread = thread
+    self.deadline = deadline
+    self.pending = pending
+    function = nil
+    mainChunk = nil
+    step = { $0() }
+  }
+
+  /// Runs `function` with `arguments` on a task-driven coroutine until it finishes or first
+  /// waits, as a host runs an action: nil when it finished (its results are dropped), else
+  /// the coroutine, to ``finish(isolation:)`` later (set its ``step`` first). A coroutine
+  /// that finished goes back to a pool of the state, so this costs little more than a call.
+  /// - Throws: ``LuaError`` as a call does.
+  public static func start(_ function: LuaFunction, arguments: [LuaValue]) throws -> LuaCoroutine? {
+    let core = function.reference.core
+    let stack = try LuaStack(core)
+    let base = stack.top
+    defer { lua_settop(stack.L, base) }
+    try stack.reserve(arguments.count + 5)
+    lh_pushmsgh(stack.L)
+    lh_pushstep(stack.L)
+    let thread: LuaReference
+    if let idle = core.idleThreads.popLast() {
+      thread = idle
+      try stack.push(thread)
+    } else {
+      _ = lh_pushdriven(stack.L)
+      thread = stack.reference(at: -1)
+    }
+    try stack.push(function.reference)
+    for argument in arguments { try stack.push(argument) }
+    let deadline = core.timeout.map { Watchdog.now() + $0 }
+    let operation = try step(
+      stack, core: core, values: Int32(arguments.count + 2), deadline: deadline)
+    guard let operation else {
+      if core.idleThreads.count < 8 { core.idleThreads.append(thread) }
+      return nil
+    }
+    return LuaCoroutine(core: core, thread: thread, deadline: deadline, pending: operation)
   }
 
   /// Runs the coroutine with `arguments` until it finishes or first waits for an async
@@ -63,6 +123,7 @@ public final class LuaCoroutine {
     guard let function else { throw LuaError(usage: "the coroutine has already started") }
     self.function = nil
     _ = function
+    let arguments = mainChunk.map { [.function($0)] + arguments } ?? arguments
     return try resume { stack in
       try stack.reserve(arguments.count)
       for argument in arguments { try stack.push(argument) }
@@ -142,6 +203,20 @@ public final class LuaCoroutine {
     lh_pushstep(stack.L)
     try stack.push(thread)
     let count = try push(stack)
+    if let operation = try Self.step(stack, core: core, values: count + 1, deadline: deadline) {
+      pending = operation
+      return .suspended
+    }
+    isDone = true
+    return .finished((base + 2..<stack.top + 1).map { stack.value(at: $0) })
+  }
+
+  /// Runs lh_step, pushed above the message handler with `values` values (the thread
+  /// first), under `deadline` if this is the outermost call. Returns the operation the
+  /// coroutine waits for, or nil when it finished (its results above the handler).
+  private static func step(
+    _ stack: LuaStack, core: LuaCore, values: Int32, deadline: UInt64?
+  ) throws -> LuaAsyncOperation? {
     let state = lh_getstate(stack.L)!
     let saved = (state.pointee.stepping, state.pointee.stepped)
     defer { (state.pointee.stepping, state.pointee.stepped) = saved }
@@ -150,23 +225,20 @@ public final class LuaCoroutine {
     if outermost, let deadline {
       Watchdog.shared.arm(owner, target: core.stopTarget, deadline: deadline)
     }
-    let status = lh_pcallh(stack.L, count + 1, LUA_MULTRET)  // the thread and the values
+    let status = lh_pcallh(stack.L, values, LUA_MULTRET)
     if outermost, deadline != nil {
       Watchdog.shared.disarm(owner)
       lh_clearstop(stack.L)
     }
     guard status == LUA_OK else { throw stack.popError(status: status) }
-    if lua_toboolean(stack.L, -1) != 0 {
-      guard let operation = core.pendingOperation else {
-        throw LuaError(usage: "an async function suspended without an operation")
-      }
-      core.pendingOperation = nil
-      pending = operation
-      return .suspended
+    let waits = lua_toboolean(stack.L, -1) != 0
+    stack.pop()
+    guard waits else { return nil }
+    guard let operation = core.pendingOperation else {
+      throw LuaError(usage: "an async function suspended without an operation")
     }
-    isDone = true
-    let first = base + 2
-    return .finished((first..<stack.top).map { stack.value(at: $0) })
+    core.pendingOperation = nil
+    return operation
   }
 
   // MARK: Waiting

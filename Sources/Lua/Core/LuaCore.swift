@@ -40,6 +40,9 @@ final class LuaCore {
   /// The operation an async Swift function just started, until the coroutine driving it
   /// takes it (right after the yield: see `LuaCoroutine`).
   var pendingOperation: LuaAsyncOperation?
+  /// Task-driven coroutines that finished cleanly, for ``LuaCoroutine/start(_:arguments:)``
+  /// to reuse (a finished Lua thread may run a new function).
+  var idleThreads: [LuaReference] = []
   /// The `LuaState` that owns this core, for conversions that need one (`luaValue(in:)`).
   /// Unowned and unchecked, but only read after ``thread()`` succeeded: the owner's deinit
   /// closes the core, so an open core always has a live owner.

@@ -115,9 +115,7 @@ extension ScriptedTree {
       view.eventHandlers[name] = function.map { function in
         { [weak self] view, values in
           guard let self else { throw Self.goneError }
-          try callingLua {
-            _ = try function.call(arguments: [value(view)] + values.map(Self.luaValue(of:)))
-          }
+          try runAction(function, [value(view)] + values.map(Self.luaValue(of:)), origin: view)
         }
       }
       return
@@ -127,7 +125,7 @@ extension ScriptedTree {
       view.onTap = function.map { function in
         { [weak self] view in
           guard let self else { throw Self.goneError }
-          try callingLua { _ = try function.call(value(view)) }
+          try runAction(function, [value(view)], origin: view)
         }
       }
     case "on_change":
@@ -135,7 +133,7 @@ extension ScriptedTree {
         { [weak self] view in
           guard let self else { throw Self.goneError }
           let text = view.value
-          try callingLua { _ = try function.call(value(view), .string(LuaString(text))) }
+          try runAction(function, [value(view), .string(LuaString(text))], origin: view)
         }
       }
     default:

@@ -38,6 +38,13 @@ public final class ScriptedTree {
   let components: [ViewKind: ScriptedComponent]
   /// The Lua functions of the components' methods, made once.
   var componentMethods: [ViewKind: [String: LuaValue]] = [:]
+  /// Actions that wait for async functions, and timers: work still in flight.
+  public let pendingWork = PendingWork()
+  /// The view whose code runs now (an action's, a timer's): new timers belong to it. Set
+  /// only while that code runs (which keeps the view alive), under the state's lock.
+  /// Strong, not weak: a weak reference would give the view a side table, which slows
+  /// every retain of it.
+  var currentOrigin: View?
 
   /// Installs `ui` in `lua`, with `root` as `ui.root` and a constructor for each of
   /// `components` beside the built-in ones.
@@ -57,7 +64,9 @@ public final class ScriptedTree {
     self.components = byKind
     try registerViewType()
     try registerEnvironmentType()
+    try registerTimerType()
     try lua.globals().set("ui", makeReadOnlyModule())
+    try lua.globals().set("timer", makeTimerModule())
   }
 
   /// Runs `body` with the state, holding its lock with the tree lock set aside: the way

@@ -28,6 +28,8 @@ public final class Plugin: @unchecked Sendable {
   private let loaded = Atomic<Bool>(true)
   /// The lock the plugin's state is confined to.
   private let stateLock: ReentrantLock
+  /// The tree's pending work, kept after unloading (it then drains: unloading cancels it).
+  private let pending: PendingWork
 
   /// The plugin's name.
   public var name: String { manifest.name }
@@ -35,6 +37,7 @@ public final class Plugin: @unchecked Sendable {
   public var isLoaded: Bool { loaded.load(ordering: .relaxed) }
 
   init(path: String, manifest: PluginManifest, panel: View, tree: ScriptedTree) {
+    pending = tree.pendingWork
     self.path = path
     self.manifest = manifest
     self.panel = panel
@@ -75,6 +78,26 @@ public final class Plugin: @unchecked Sendable {
     } ?? nil
   }
 
+  /// Sends the event `name` to the plugin: calls its global function `name`, if it defines
+  /// one, as a coroutine, so the handler may wait (`timer.sleep`, the host's async
+  /// functions) without blocking the caller or other plugins. This returns at once; a
+  /// handler that waits goes on in the background (``pendingWork`` counts it), and its
+  /// failure, now or later, becomes an alert on the panel.
+  /// - Returns: whether the plugin defines the handler.
+  @discardableResult
+  public func send(_ name: String, _ arguments: LuaValue...) -> Bool {
+    run { lua -> Bool in
+      guard case .function(let function) = try lua.globals().rawGet(.string(LuaString(name))),
+        let tree
+      else { return false }
+      try tree.runAction(function, arguments, origin: panel)
+      return true
+    } ?? false
+  }
+
+  /// The plugin's work in flight: handlers that wait, and timers. Empty once unloaded.
+  public var pendingWork: PendingWork { pending }
+
   /// The memory the plugin's state uses, in bytes, or nil once unloaded.
   public var memoryInUse: Int? { run { $0.memoryInUse } }
 
@@ -87,6 +110,9 @@ public final class Plugin: @unchecked Sendable {
         loaded.store(false, ordering: .relaxed)
       }
     }
-    View.treeLock.withLock { _ = panel.removeFromParent() }
+    View.treeLock.withLock {
+      _ = panel.removeFromParent()
+      panel.cancelWork()  // also when the panel had no parent any more
+    }
   }
 }

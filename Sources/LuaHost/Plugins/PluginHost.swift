@@ -91,6 +91,16 @@ public final class PluginHost: @unchecked Sendable {
       modules.compactMap(\.capability))
   }
 
+  /// Returns once no plugin has work in flight (handlers that wait, timers), as node
+  /// waits for its timers before it exits. Work started meanwhile is waited for too.
+  public func idle() async {
+    while true {
+      let busy = plugins.filter { $0.pendingWork.count > 0 }
+      if busy.isEmpty { return }
+      for plugin in busy { await plugin.pendingWork.idle() }
+    }
+  }
+
   /// The plugin named `name`, if loaded.
   public func plugin(named name: String) -> Plugin? {
     registry.withLock { $0.plugins.first { $0.name == name } }
@@ -201,7 +211,9 @@ public final class PluginHost: @unchecked Sendable {
             plugin: manifest.name)
         }
       }
-      try lua.run(file: entry)
+      // As a coroutine: the main chunk may wait (timer.sleep, the host's async functions);
+      // the rest then runs in the background, and its error reaches the panel.
+      try tree.runAction(lua.load(file: entry), [], origin: panel)
     }
     return plugin
   }

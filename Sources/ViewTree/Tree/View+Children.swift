@@ -50,13 +50,15 @@ extension View {
     }
   }
 
-  /// Detaches this view from its parent; it becomes the root of its own tree.
+  /// Detaches this view from its parent; it becomes the root of its own tree. Async work
+  /// started from it or below it (`errorHandler { try await … }`) is cancelled.
   ///
   /// - Returns: `true` if the view had a parent.
   @discardableResult
   public func removeFromParent() -> Bool {
     guard parent != nil else { return false }
     detachFromParent()
+    cancelWork()
     return true
   }
 
@@ -67,6 +69,7 @@ extension View {
   public func remove(_ child: View) -> Bool {
     guard child.parent === self else { return false }
     child.detachFromParent()
+    child.cancelWork()
     return true
   }
 
@@ -74,7 +77,10 @@ extension View {
   public func removeAllChildren() {
     let old = children
     children = []
-    for child in old { child.parent = nil }
+    for child in old {
+      child.parent = nil
+      child.cancelWork()
+    }
   }
 
   // MARK: Internal

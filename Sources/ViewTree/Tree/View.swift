@@ -87,6 +87,10 @@ public final class View {
   /// another thread still consults it.
   var consultingThreads: [UInt] = []
 
+  /// Async work started from this view (see ``track(_:)``), cancelled when the view
+  /// leaves its tree.
+  var runningWork: [Int: Task<Void, Never>] = [:]
+
   /// Environment values set on this view, by key type.
   var typedEnvironment: [ObjectIdentifier: Any] = [:]
 
@@ -121,6 +125,10 @@ public final class View {
   // Runs under the tree lock: another thread may be reading a child's `parent`.
   deinit {
     if chargedBytes > 0 { memoryAccount?.release(chargedBytes) }
+    if !runningWork.isEmpty {
+      for task in runningWork.values { task.cancel() }
+      _ = View.viewsWithWork.subtract(1, ordering: .relaxed)
+    }
     for alert in pendingAlerts { alert.releaseCharge() }
     guard !children.isEmpty else { return }
     View.treeLock.lock()

@@ -1,0 +1,71 @@
+import Lua
+import ViewTree
+
+/// A coroutine that one task drives; each of its steps takes the state's lock, so the
+/// unchecked conformance holds (see `ScriptedTree.runAction`).
+struct DrivenCoroutine: @unchecked Sendable {
+  let coroutine: LuaCoroutine
+}
+
+extension ScriptedTree {
+  /// Runs a Lua action (`on_tap`, `on_change`, an event, `timer.after`'s function) as a
+  /// coroutine, so that it may call async functions. If it never waits, it runs to its
+  /// end here and its error is thrown, as a plain call's would be. If it waits, this
+  /// returns at once; the rest runs in a task tracked by `origin` (removing the view
+  /// cancels it, and ``pendingWork`` counts it), and an error it raises later goes to
+  /// `origin`'s nearest boundary.
+  func runAction(_ function: LuaFunction, _ arguments: [LuaValue], origin: View) throws {
+    let suspended = try callingLua { () throws -> LuaCoroutine? in
+      let outer = currentOrigin
+      currentOrigin = origin
+      defer { currentOrigin = outer }
+      return try LuaCoroutine.start(function, arguments: arguments)
+    }
+    guard let suspended else { return }
+    suspended.step = stepper(origin: origin)
+    continueInBackground(DrivenCoroutine(coroutine: suspended), origin: origin)
+  }
+
+  /// How each step of a coroutine started for `origin` runs: with the tree lock set aside
+  /// and the state's lock held, and with `origin` as the view new timers belong to.
+  func stepper(origin: View) -> (() -> Void) -> Void {
+    let reference = WeakView(origin)
+    return { [weak self] body in
+      guard let self else { return body() }
+      self.callingLua {
+        let outer = self.currentOrigin
+        self.currentOrigin = reference.view
+        defer { self.currentOrigin = outer }
+        body()
+      }
+    }
+  }
+
+  /// Finishes a suspended coroutine in a task tracked by `origin`.
+  func continueInBackground(_ driven: DrivenCoroutine, origin: View) {
+    let work = pendingWork
+    let reference = WeakView(origin)
+    work.begin()
+    View.treeLock.withLock {
+      origin.track { finished in
+        Task {
+          do {
+            _ = try await driven.coroutine.finish(isolation: nil)
+          } catch let error as LuaError where error.kind == .interrupted && Task.isCancelled {
+            // Cancelled with its view (or its tree): nothing to show.
+          } catch {
+            View.treeLock.withLock { _ = reference.view?.environment.errorHandler.handle(error) }
+          }
+          finished()
+          work.end()
+        }
+      }
+    }
+  }
+}
+
+/// A view held weakly, to carry into a task (used under `View.treeLock` only).
+struct WeakView: @unchecked Sendable {
+  weak var view: View?
+  init(_ view: View?) { self.view = view }
+}

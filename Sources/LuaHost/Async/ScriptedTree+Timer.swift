@@ -1,0 +1,119 @@
+import Lua
+import ViewTree
+
+extension ScriptedTree {
+  /// The `timer` module: `timer.sleep(seconds)` suspends the calling coroutine without
+  /// blocking anything else; `timer.after(seconds, fn)` runs `fn` later, as an action of
+  /// the view (or plugin panel) whose code scheduled it, and returns a handle with
+  /// `cancel()`. An error in `fn` goes to that view's nearest boundary; removing the view
+  /// cancels the timer. Pending timers count in ``pendingWork``.
+  func makeTimerModule() throws -> LuaValue {
+    let module = try lua.makeTable()
+    try module.set(
+      "sleep",
+      .function(
+        lua.function { (arguments: [LuaValue]) async throws -> [LuaValue] in
+          let delay = try Self.delay(arguments.first, function: "sleep")
+          try await Task.sleep(for: delay)
+          return []
+        }))
+    try module.set(
+      "after",
+      function { tree, arguments in
+        let delay = try Self.delay(arguments.first, function: "after")
+        guard arguments.count > 1, case .function(let action) = arguments[1] else {
+          throw LuaError(
+            kind: .runtime,
+            message:
+              "bad argument #2 to 'after' (function expected, got \(arguments.count > 1 ? arguments[1].typeName : "no value"))"
+          )
+        }
+        let origin = tree.currentOrigin ?? tree.root
+        return [try tree.lua.userdata(tree.schedule(action, after: delay, origin: origin))]
+      })
+    return .table(module)
+  }
+
+  /// Starts a timer task tracked by `origin`.
+  func schedule(_ action: LuaFunction, after delay: Duration, origin: View) -> ScheduledTimer {
+    let work = pendingWork
+    let reference = WeakView(origin)
+    let handle = ScheduledTimer()
+    let action = UncheckedFunction(function: action)
+    let tree = WeakTree(tree: self)
+    work.begin()
+    View.treeLock.withLock {
+      origin.track { finished in
+        let task = Task {
+          defer {
+            finished()
+            work.end()
+          }
+          guard (try? await Task.sleep(for: delay)) != nil, let tree = tree.tree else { return }
+          View.treeLock.withLock {
+            guard let view = reference.view else { return }
+            do {
+              try tree.runAction(action.function, [], origin: view)
+            } catch {
+              _ = view.environment.errorHandler.handle(error)
+            }
+          }
+        }
+        handle.task = task
+        return task
+      }
+    }
+    return handle
+  }
+
+  /// A delay in seconds from Lua: a number, at least 0, finite.
+  static func delay(_ value: LuaValue?, function: String) throws -> Duration {
+    let seconds: Double
+    switch value {
+    case .integer(let n)?: seconds = Double(n)
+    case .number(let x)?: seconds = x
+    default:
+      throw LuaError(
+        kind: .runtime,
+        message:
+          "bad argument #1 to '\(function)' (number expected, got \(value?.typeName ?? "no value"))"
+      )
+    }
+    guard seconds.isFinite, seconds >= 0, seconds <= 1e9 else {
+      throw LuaError(
+        kind: .runtime,
+        message: "bad argument #1 to '\(function)' (seconds must be between 0 and 1e9)")
+    }
+    return .nanoseconds(Int64(seconds * 1e9))
+  }
+
+  /// Registers how timer handles look from Lua: `handle:cancel()`.
+  func registerTimerType() throws {
+    try lua.register(ScheduledTimer.self, name: "Timer") { type in
+      type.method("cancel") { timer, _ in
+        let running = timer.task.map { !$0.isCancelled } ?? false
+        timer.task?.cancel()
+        return [.boolean(running)]
+      }
+    }
+  }
+}
+
+/// What `timer.after` returns.
+final class ScheduledTimer: @unchecked Sendable {
+  // `@unchecked Sendable`: `task` is written once, under `View.treeLock`, before Lua sees
+  // the handle; a Task handle is itself Sendable.
+  var task: Task<Void, Never>?
+}
+
+/// The tree, carried into its timer tasks: they reach its state only through `runAction`,
+/// which takes the state's lock.
+struct WeakTree: @unchecked Sendable {
+  weak var tree: ScriptedTree?
+}
+
+/// A function of the tree's state carried into its timer task; it is called only from a
+/// step, under the state's lock.
+struct UncheckedFunction: @unchecked Sendable {
+  let function: LuaFunction
+}

@@ -1,0 +1,182 @@
+import Lua
+import LuaHost
+import Synchronization
+import TestSupport
+import Testing
+import ViewTree
+
+struct Offline: Error, Equatable {}
+
+/// Records alerts from any thread, and lets a test wait for one.
+final class AlertInbox: AlertPresenter, @unchecked Sendable {
+  // `@unchecked Sendable`: `alerts` is guarded by its mutex.
+  private let alerts = Mutex<[(alert: Alert, boundary: String)]>([])
+  func present(_ alert: Alert, boundary: View) {
+    alerts.withLock { $0.append((alert, boundary.id)) }
+  }
+  var all: [(alert: Alert, boundary: String)] { alerts.withLock { $0 } }
+  /// Waits until `count` alerts arrived (at most 60 s).
+  func wait(for count: Int) async {
+    for _ in 0..<60_000 where all.count < count { try? await Task.sleep(for: .milliseconds(1)) }
+  }
+}
+
+@Suite(.timeLimit(.minutes(5))) struct AsyncActionTests {
+  let root = View.window(id: "root")
+  let inbox = AlertInbox()
+  let tree: ScriptedTree
+
+  init() throws {
+    root.environment.alertPresenter = inbox
+    var sandbox = LuaSandbox()
+    sandbox.timeout = nil
+    tree = try ScriptedTree(lua: LuaState(sandbox: sandbox), root: root)
+    try tree.withState { lua in
+      try lua.register("fetch") { (url: String) async throws -> String in
+        await Task.yield()
+        if url == "offline" { throw Offline() }
+        return "page at \(url)"
+      }
+    }
+  }
+
+  @discardableResult
+  func run(_ code: String) throws -> [LuaValue] {
+    try tree.withState { try $0.run(code, name: "=test") }
+  }
+
+  @Test func aTapThatWaitsReturnsAtOnceAndItsErrorAlertsLater() async throws {
+    try run(
+      """
+      local guard = ui.root:add(ui.boundary{ id = 'guard' })
+      result = nil
+      guard:add(ui.button{ id = 'load', on_tap = function()
+        result = fetch('example')
+        fetch('offline')
+      end })
+      """)
+    let button = try #require(root.find("load"))
+    #expect(button.tap())  // returned before the work is done
+    await tree.pendingWork.idle()
+    #expect(try run("return result") == ["page at example"])
+    await inbox.wait(for: 1)
+    let alert = try #require(inbox.all.first)
+    #expect(alert.boundary == "guard")
+    #expect((alert.alert.error as? LuaError)?.underlying(as: Offline.self) == Offline())
+    #expect(alert.alert.path == "root/guard/load")
+  }
+
+  @Test func removingTheViewCancelsItsWaitingAction() async throws {
+    try run(
+      """
+      ui.root:add(ui.button{ id = 'slow', on_tap = function()
+        timer.sleep(60)
+        error('should not happen')
+      end })
+      """)
+    let button = try #require(root.find("slow"))
+    #expect(button.tap())
+    #expect(tree.pendingWork.count == 1)
+    View.treeLock.withLock { _ = button.removeFromParent() }
+    await tree.pendingWork.idle()
+    #expect(inbox.all.isEmpty)
+  }
+
+  @Test func aTimersErrorReachesTheBoundaryOfTheViewThatScheduledIt() async throws {
+    try run(
+      """
+      local guard = ui.root:add(ui.boundary{ id = 'guard' })
+      local b = guard:add(ui.button{ id = 'later', on_tap = function()
+        timer.after(0.01, function() error('from the timer') end)
+      end })
+      local never = timer.after(60, function() error('cancelled') end)
+      cancelled = never:cancel()
+      """)
+    #expect(try run("return cancelled") == [true])
+    _ = root.find("later")?.tap()
+    await tree.pendingWork.idle()
+    await inbox.wait(for: 1)
+    #expect(inbox.all.map(\.boundary) == ["guard"])
+    #expect(inbox.all.first?.alert.message.contains("from the timer") == true)
+  }
+
+  @Test func timerArgumentsAreChecked() throws {
+    for bad in [
+      "timer.after(-1, print)", "timer.after(0/0, print)", "timer.after(1)",
+      "timer.after('x', print)", "timer.after(1e300, print)",
+    ] {
+      #expect(throws: LuaError.self, "\(bad)") { try run(bad) }
+    }
+    // sleep outside a coroutine the host drives says so.
+    #expect(throws: LuaError.self) { try run("timer.sleep(0)") }
+  }
+}
+
+@Suite(.timeLimit(.minutes(5))) struct AsyncPluginTests {
+  let root = View.window(id: "root")
+  let container = View.stack(id: "plugins")
+  let inbox = AlertInbox()
+
+  /// No deadline: the suite's other tests may keep the cooperative pool busy for a while.
+  var limits: LuaSandbox {
+    var limits = LuaSandbox()
+    limits.timeout = nil
+    return limits
+  }
+
+  init() throws {
+    try root.add(container)
+    root.environment.alertPresenter = inbox
+  }
+
+  @Test func pluginsWaitAtTheSameTime() async throws {
+    // `gate.arrive()` returns once both plugins have arrived: if they waited in turn, the
+    // first would wait for ever (and the test would time out).
+    let arrived = Mutex(0)
+    let gate = HostModule("gate") { lua in
+      let module = try lua.makeTable()
+      try module.set(
+        "arrive",
+        .function(
+          lua.function { (_: [LuaValue]) async throws -> [LuaValue] in
+            arrived.withLock { $0 += 1 }
+            while arrived.withLock({ $0 }) < 2 { try await Task.sleep(for: .milliseconds(1)) }
+            return []
+          }))
+      return .table(module)
+    }
+    let lines = Mutex<[String]>([])
+    let host = PluginHost(container: container, limits: limits, modules: [gate]) { line in
+      lines.withLock { $0.append(line) }
+    }
+    let folder = try Luahost.temporaryFolder([
+      "a.lua": "require('gate').arrive() timer.sleep(0.05) print('a done')",
+      "b.lua": "require('gate').arrive() timer.sleep(0.05) print('b done')",
+    ])
+    for result in host.loadAll(in: folder) { _ = try result.get() }
+    await host.idle()
+    #expect(lines.withLock { $0.sorted() } == ["[a] a done", "[b] b done"])
+    #expect(inbox.all.isEmpty)
+  }
+
+  @Test func aHandlerThatWaitsFailsOnItsPanelAndUnloadingCancelsWork() async throws {
+    let host = PluginHost(container: container, limits: limits) { _ in }
+    let folder = try Luahost.temporaryFolder([
+      "late.lua": "function on_event(n) timer.sleep(0.01) error('late ' .. n) end",
+      "slow.lua": "timer.after(60, function() error('never') end)",
+    ])
+    for result in host.loadAll(in: folder) { _ = try result.get() }
+    let late = try #require(host.plugin(named: "late"))
+    #expect(late.send("on_event", 7))
+    #expect(!late.send("missing"))
+    await late.pendingWork.idle()
+    await inbox.wait(for: 1)
+    #expect(inbox.all.map(\.boundary) == ["late"])
+    #expect(inbox.all.first?.alert.message.contains("late 7") == true)
+    let slow = try #require(host.plugin(named: "slow"))
+    #expect(slow.pendingWork.count == 1)
+    try host.unload("slow")
+    await slow.pendingWork.idle()
+    #expect(inbox.all.count == 1)
+  }
+}

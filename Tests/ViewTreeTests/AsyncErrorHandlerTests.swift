@@ -1,0 +1,68 @@
+import Synchronization
+import Testing
+import ViewTree
+
+struct LateError: Error, Equatable {}
+
+/// Lets a test wait for an event, not for a fixed time.
+final class Signal: Sendable {
+  private let fired = Mutex<Bool>(false)
+  func fire() { fired.withLock { $0 = true } }
+  /// Waits until fired, or for at most 60 s (then the test fails on its own assertion).
+  func wait() async {
+    for _ in 0..<60_000 where !fired.withLock({ $0 }) {
+      try? await Task.sleep(for: .milliseconds(1))
+    }
+  }
+}
+
+@Suite(.timeLimit(.minutes(5))) struct AsyncErrorHandlerTests {
+  @Test func asyncWorkThatFailsAlertsAtTheNearestBoundaryWhenItFails() async throws {
+    let recorder = RecordingAlertPresenter()
+    let root = View.window(id: "root")
+    root.environment.alertPresenter = recorder
+    let boundary = try root.add(View.boundary(id: "guard"))
+    let button = try boundary.add(View.button("Save", id: "save"))
+    let release = Signal()
+    let task = button.environment.errorHandler {
+      await release.wait()
+      throw LateError()
+    }
+    // Nothing yet: the work is waiting.
+    #expect(View.treeLock.withLock { boundary.alert } == nil)
+    #expect(View.treeLock.withLock { button.hasRunningWork })
+    release.fire()
+    await task?.value
+    let alert = try #require(View.treeLock.withLock { boundary.alert })
+    #expect(alert.error is LateError)
+    #expect(alert.path == "root/guard/save")
+    #expect(View.treeLock.withLock { !button.hasRunningWork })
+  }
+
+  @Test func removingTheViewCancelsItsWorkWithoutAnAlert() async throws {
+    let root = View.window(id: "root")
+    let panel = try root.add(View.stack(id: "panel"))
+    let button = try panel.add(View.button("Fetch", id: "fetch"))
+    let cancelled = Signal()
+    let task = button.environment.errorHandler {
+      do {
+        try await Task.sleep(for: .seconds(60))
+      } catch {
+        cancelled.fire()
+        throw error
+      }
+    }
+    View.treeLock.withLock { _ = panel.removeFromParent() }  // an ancestor goes
+    await task?.value
+    await cancelled.wait()
+    #expect(View.treeLock.withLock { root.alert } == nil)
+    #expect(View.treeLock.withLock { !button.hasRunningWork })
+  }
+
+  @Test func successfulWorkLeavesNoTrace() async throws {
+    let root = View.window(id: "root")
+    let task = root.environment.errorHandler { await Task.yield() }
+    await task?.value
+    #expect(View.treeLock.withLock { root.alert == nil && !root.hasRunningWork })
+  }
+}
