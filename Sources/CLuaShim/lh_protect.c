@@ -184,17 +184,25 @@ int lh_pconcat(lua_State *L, int n) {
 
 /* Calls the function below its arguments and returns all its results: a C frame below a
  * script's main chunk, as lua.c has (tracebacks end in "[C]: in ?"). */
-/* Returns every result; also the continuation when the chunk yields from a task-driven
- * coroutine (lh_async.c), so a script's main chunk may call async functions. */
+/* The C function below a script's main chunk, as lua.c has one. It calls the chunk under
+ * its own message handler, so the frames (and an error object's __tostring, which may look
+ * at them) are taken where the error happened, also when the chunk runs in a task-driven
+ * coroutine whose stack the step's handler cannot walk; the handler of the enclosing call
+ * keeps that trace (keep_pending). Yieldable: the chunk may call async functions. */
 static int lh_callmain_done(lua_State *L, int status, lua_KContext ctx) {
-  (void)status;
   (void)ctx;
-  return lua_gettop(L);
+  if (status != LUA_OK && status != LUA_YIELD) {
+    lh_getstate(L)->keep_pending = 1;
+    return lua_error(L);
+  }
+  return lua_gettop(L) - 1; /* every result, not the handler at 1 */
 }
 
 static int lh_callmain_k(lua_State *L) {
-  lua_callk(L, lua_gettop(L) - 1, LUA_MULTRET, 0, lh_callmain_done);
-  return lua_gettop(L);
+  int nargs = lua_gettop(L) - 1;
+  lua_pushcfunction(L, lh_msgh);
+  lua_insert(L, 1);
+  return lh_callmain_done(L, lua_pcallk(L, nargs, LUA_MULTRET, 1, 0, lh_callmain_done), 0);
 }
 
 void lh_pushcallmain(lua_State *L) { lua_pushcfunction(L, lh_callmain_k); }

@@ -78,6 +78,11 @@ static void lh_tostring_now(lua_State *L, lh_trace *t) {
  * runs Lua code here (see lh_tostring_now). */
 int lh_msgh(lua_State *L) {
   lh_state *S = lh_getstate(L);
+  if (S->keep_pending) { /* a main chunk's own handler recorded this error (lh_protect.c) */
+    S->keep_pending = 0;
+    S->stepped = NULL;
+    return 1;
+  }
   /* An error a step of a task-driven coroutine raises (lh_async.c) happened in that
    * coroutine: its frames are the ones to record, from its level 0 (no handler there). */
   lua_State *T = L;

@@ -71,6 +71,7 @@ typedef struct lh_state {
   int fin_pending;    /* deferred finalizers are queued (see lh_gc.c) */
   lua_State *stepping; /* the thread running lh_step now, and the coroutine it resumes: */
   lua_State *stepped;  /* an error raised from the step is recorded with stepped's frames */
+  int keep_pending;    /* the next message handler keeps `pending` (a main chunk's own) */
 } lh_state;
 
 /// Why running code was stopped. The error value raised is a light userdata pointing at

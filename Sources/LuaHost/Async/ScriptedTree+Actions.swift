@@ -26,6 +26,19 @@ extension ScriptedTree {
     continueInBackground(DrivenCoroutine(coroutine: suspended), origin: origin)
   }
 
+  /// Starts `function` (a script's main chunk, when `asMainChunk`) as a coroutine of this
+  /// tree, as the host's own code, until it finishes or first waits. A waiting coroutine's
+  /// steps take the state's lock; the caller finishes it (and waits for it).
+  /// - Throws: ``LuaError`` as a call does.
+  package func start(_ function: LuaFunction, arguments: [LuaValue], asMainChunk: Bool = false)
+    throws -> (coroutine: LuaCoroutine, progress: LuaCoroutine.Progress)
+  {
+    let coroutine = try callingLua {
+      try LuaCoroutine(function, asMainChunk: asMainChunk, step: stepper(origin: root))
+    }
+    return (coroutine, try coroutine.start(arguments: arguments))
+  }
+
   /// How each step of a coroutine started for `origin` runs: with the tree lock set aside
   /// and the state's lock held, and with `origin` as the view new timers belong to.
   func stepper(origin: View) -> (() -> Void) -> Void {

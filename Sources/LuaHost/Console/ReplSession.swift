@@ -30,6 +30,36 @@ public final class ReplSession {
     case error(String)
     /// `.exit`.
     case exit
+    /// The line waits for async work (`timer.sleep`, an async function): await
+    /// ``Evaluation/reply()`` for what it gives, or cancel it.
+    case waiting(Evaluation)
+  }
+
+  /// A line that waits for async work.
+  public final class Evaluation: Equatable, @unchecked Sendable {
+    // `@unchecked Sendable`: the front end awaits `reply()` in one task while it does
+    // nothing else with the session; each step of the coroutine takes the state's lock.
+    let coroutine: LuaCoroutine
+    unowned let session: ReplSession
+
+    init(coroutine: LuaCoroutine, session: ReplSession) {
+      self.coroutine = coroutine
+      self.session = session
+    }
+
+    /// Finishes the line and gives its reply, as ``ReplSession/submit(_:)`` would have.
+    /// Cancelling the task that awaits this interrupts the line.
+    public func reply() async -> Reply {
+      do {
+        let results = try await coroutine.finish(isolation: nil)
+        return session.tree.withState { _ in session.show(results) }
+      } catch {
+        return session.describe(error)
+      }
+    }
+
+    /// Identity.
+    public static func == (a: Evaluation, b: Evaluation) -> Bool { a === b }
   }
 
   /// The state in use (replaced by `.reset`).
@@ -157,15 +187,27 @@ public final class ReplSession {
       }
     }
     do {
-      let results = try function.call()
-      // Raw: a `__newindex` on _G must not run (unlimited) for the REPL's own bookkeeping.
-      if let first = results.first { try lua.globals().rawSet("_", first) }
-      if isLuaCompatible { return printThroughGlobalPrint(results) }
-      return .output(results.map(printer.format).joined(separator: "\t"))
-    } catch let error as LuaError {
-      return .error(error.consoleDescription)
+      let (coroutine, progress) = try tree.start(function, arguments: [])
+      guard case .finished(let results) = progress else {
+        return .waiting(Evaluation(coroutine: coroutine, session: self))
+      }
+      return show(results)
     } catch {
-      return .error("\(error)")
+      return describe(error)
     }
+  }
+
+  /// The reply for a line's results: `_` set, and the values shown.
+  func show(_ results: [LuaValue]) -> Reply {
+    // Raw: a `__newindex` on _G must not run (unlimited) for the REPL's own bookkeeping.
+    if let first = results.first { try? lua.globals().rawSet("_", first) }
+    if isLuaCompatible { return printThroughGlobalPrint(results) }
+    return .output(results.map(printer.format).joined(separator: "\t"))
+  }
+
+  /// The reply for a line that failed.
+  func describe(_ error: any Error) -> Reply {
+    if let error = error as? LuaError { return .error(error.consoleDescription) }
+    return .error("\(error)")
   }
 }

@@ -129,7 +129,19 @@ package struct ScriptRunner {
     defer { for plugin in pluginHost?.plugins ?? [] { try? pluginHost?.unload(plugin.name) } }
     try makeArgTable(in: lua, options: options)
     if options.warnings { lua.setWarnings(true) }
-    try lua.interruptingOnSIGINT { try runActions(options, in: lua, startsRepl: startsRepl) }
+    let appTree = session?.tree ?? tree
+    try lua.interruptingOnSIGINT {
+      try runActions(options, in: lua, tree: appTree, startsRepl: startsRepl)
+    }
+    if session == nil, let appTree {
+      // As node does: the script's timers and plugins' work in flight run before the exit.
+      let plugins = pluginHost.map(Unchecked.init)
+      let work = appTree.pendingWork
+      try Blocking.wait {
+        await work.idle()
+        await plugins?.value.idle()
+      }
+    }
     if let session {
       let terminal = stdinIsTerminal && isatty(1) != 0
       if terminal { session.printer.colors = Self.colorsAllowed(environment) }
@@ -143,9 +155,9 @@ package struct ScriptRunner {
 
   /// `LUA_INIT`, then the `-e` and `-l` actions in order, then the script (or stdin), as
   /// `lua` runs them.
-  private func runActions(_ options: CommandLineOptions, in lua: LuaState, startsRepl: Bool)
-    throws
-  {
+  private func runActions(
+    _ options: CommandLineOptions, in lua: LuaState, tree: ScriptedTree?, startsRepl: Bool
+  ) throws {
     if !options.ignoreEnvironment { try runInit(in: lua) }
     for action in options.actions {
       switch action {
@@ -157,11 +169,11 @@ package struct ScriptRunner {
       }
     }
     if let script = options.script {
-      try runScript(script, in: lua)
+      try runScript(script, in: lua, tree: tree)
     } else if startsRepl {
       if !options.interactive && stdinIsTerminal { StandardStreams.out(Self.version + "\n") }
     } else if options.actions.isEmpty && !options.showVersion {
-      try runScript("-", in: lua)
+      try runScript("-", in: lua, tree: tree)
     }
   }
 
@@ -297,7 +309,7 @@ package struct ScriptRunner {
 
   /// Runs the script with the values of `arg[1]`, `arg[2]`, … as `...`, read from the
   /// global `arg` when the script starts (as `lua` does, so `-e` may change them).
-  private func runScript(_ script: String, in lua: LuaState) throws {
+  private func runScript(_ script: String, in lua: LuaState, tree appTree: ScriptedTree?) throws {
     let chunk: LuaFunction
     if script == "-" {
       var bytes: [UInt8] = []
@@ -314,7 +326,15 @@ package struct ScriptRunner {
     guard count < 1_000_000 else {  // Lua's stack limit, as `lua` checks it
       throw LuaError(kind: .runtime, message: "too many arguments to script")
     }
-    try chunk.callAsMainChunk(
-      arguments: (0..<max(count, 0)).map { try arg.get(.integer(Int64($0 + 1))) })
+    let arguments = try (0..<max(count, 0)).map { try arg.get(.integer(Int64($0 + 1))) }
+    // As a coroutine: the main chunk may wait (timer.sleep, async functions).
+    guard let appTree else {
+      try chunk.callAsMainChunk(arguments: arguments)
+      return
+    }
+    let (waiting, progress) = try appTree.start(chunk, arguments: arguments, asMainChunk: true)
+    guard case .suspended = progress else { return }
+    let coroutine = Unchecked(waiting)
+    _ = try Blocking.wait { try await coroutine.value.finish(isolation: nil) }
   }
 }

@@ -19,6 +19,8 @@ package final class InteractiveLoop {
   let colors: Bool
   /// The handle Ctrl-C uses while code runs; nil at the prompt.
   private let runningHandle = Mutex<LuaInterruptHandle?>(nil)
+  /// How many Ctrl-Cs arrived while code ran: one cancels a line that waits.
+  private let interrupts = Atomic<Int>(0)
 
   /// Creates a loop; `terminal` selects libedit, boxes and Ctrl-C handling.
   package init(session: ReplSession, terminal: Bool, environment: [String: String]) {
@@ -52,14 +54,19 @@ package final class InteractiveLoop {
       entry = entry.isEmpty ? line : entry + [UInt8(ascii: "\n")] + line
       let handle = session.lua.interruptHandle
       runningHandle.withLock { $0 = handle }
-      let reply = session.submit(bytes: line)
+      var reply = session.submit(bytes: line)
       runningHandle.withLock { $0 = nil }
       if reply != .incomplete {
         reader.remember(entry)
         entry = []
       }
+      if case .waiting(let evaluation) = reply {
+        runningHandle.withLock { $0 = handle }
+        reply = wait(for: evaluation)
+        runningHandle.withLock { $0 = nil }
+      }
       switch reply {
-      case .incomplete: continue
+      case .incomplete, .waiting: continue
       case .exit:
         reader.save()
         return
@@ -75,6 +82,25 @@ package final class InteractiveLoop {
     }
     reader.save()
     StandardStreams.out("\n")
+  }
+
+  /// Waits for a line that waits for async work: on a terminal with a spinner, which
+  /// Ctrl-C stops by cancelling the line (it then ends as `interrupted`).
+  private func wait(for evaluation: ReplSession.Evaluation) -> ReplSession.Reply {
+    let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+    var frame = 0
+    let before = interrupts.load(ordering: .relaxed)
+    let poll = { () -> Bool in
+      if self.terminal {
+        StandardStreams.out("\r\(frames[frame % frames.count]) waiting… (Ctrl-C cancels)")
+        frame += 1
+      }
+      return self.interrupts.load(ordering: .relaxed) != before
+    }
+    let reply =
+      (try? Blocking.wait(poll: poll) { await evaluation.reply() }) ?? .error("interrupted")
+    if terminal && frame > 0 { StandardStreams.out("\r\u{1B}[K") }
+    return reply
   }
 
   /// Draws the alerts raised since the last input, oldest first, dismissing each: on a
@@ -105,7 +131,9 @@ package final class InteractiveLoop {
     let watcher = InterruptWatcher(
       fd: fd,
       handle: { [weak self] in
-        self?.runningHandle.withLock { $0 }
+        guard let self else { return nil }
+        self.interrupts.add(1, ordering: .relaxed)
+        return self.runningHandle.withLock { $0 }
       })
     watcher.start()
   }

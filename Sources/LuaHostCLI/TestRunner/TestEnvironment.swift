@@ -75,6 +75,29 @@ final class TestEnvironment {
           return [try lua.value(alerts)]
         }))
     try helpers.set(
+      "settle",
+      .function(
+        lua.function { [unowned self] (arguments: [LuaValue]) async throws -> [LuaValue] in
+          // Waits until an alert is up (when asked for one), or no work is in flight, or
+          // `within` seconds passed: async work's alerts come when its error happens.
+          let seconds = try Double(luaValue: arguments.first ?? 2)
+          let wantsAlert = arguments.count > 1 && arguments[1] == .boolean(true)
+          guard let within = Duration.limit(seconds: seconds) else {
+            throw LuaError(kind: .runtime, message: "bad time limit \(seconds)")
+          }
+          let deadline = ContinuousClock.now + within
+          while ContinuousClock.now < deadline {
+            let busy = View.treeLock.withLock { () -> Bool in
+              if wantsAlert, root.find(where: { $0.alert != nil }) != nil { return false }
+              return tree.pendingWork.count > 0
+                || (plugins?.plugins.contains { $0.pendingWork.count > 0 } ?? false)
+            }
+            if !busy { break }
+            try await Task.sleep(for: .milliseconds(1))
+          }
+          return []
+        }))
+    try helpers.set(
       "is_stop",
       .function(
         lua.function { arguments in [.boolean(LuaState.isStopValue(arguments.first ?? .nil))] }))

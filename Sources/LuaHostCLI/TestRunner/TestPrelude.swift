@@ -68,13 +68,16 @@ enum TestPrelude {
       return concat(lines, '; ')
     end
 
-    local function run_for_alerts(fn)
+    -- Runs fn, then lets async work it started settle: until an alert is up (when one is
+    -- expected) or nothing is in flight, for at most `within` seconds (default 2).
+    local function run_for_alerts(fn, within, wants_alert)
       host.clear_alerts()
       local ok, err = pcall(fn)
       if not ok then
         if host.is_stop(err) then error(err, 0) end
         fail('the function raised an error instead of raising an alert: ' .. tostring(err))
       end
+      host.settle(within or 2, wants_alert)
       return host.alerts()
     end
 
@@ -92,7 +95,7 @@ enum TestPrelude {
 
     function expect.alert(fn, spec)
       spec = spec or {}
-      local alerts = run_for_alerts(fn)
+      local alerts = run_for_alerts(fn, spec.within, true)
       if #alerts ~= 1 then fail('expected exactly one alert, got ' .. #alerts .. ': ' .. describe_alerts(alerts)) end
       local a = alerts[1]
       for _, field in ipairs{ 'title', 'dismiss', 'path', 'boundary', 'count' } do

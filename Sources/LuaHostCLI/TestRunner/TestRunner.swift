@@ -131,7 +131,13 @@ package struct TestRunner {
       }()
       let registry = try environment.load(file: file)
       let entry = try LuaTable(luaValue: registry.rawGet(.integer(Int64(index) + 1)))
-      try LuaFunction(luaValue: entry.rawGet("fn")).call()
+      // As a coroutine: a test may wait (timer.sleep, expect.alert on async work).
+      let test = try LuaFunction(luaValue: entry.rawGet("fn"))
+      let (coroutine, progress) = try environment.tree.start(test, arguments: [])
+      if case .suspended = progress {
+        let waiting = Unchecked(coroutine)
+        _ = try Blocking.wait { try await waiting.value.finish(isolation: nil) }
+      }
     } catch let error as LuaError {
       result.status = .failed
       let shortName = Self.shortSource(file)

@@ -64,10 +64,12 @@ while true {
   print(console.prompt, terminator: "")
   guard let line = readLine(strippingNewline: true) else { break }
   print(line)
-  switch console.submit(line) {
+  var reply = console.submit(line)
+  if case .waiting(let evaluation) = reply { reply = await evaluation.reply() }  // timer.sleep…
+  switch reply {
   case .output(let text): if !text.isEmpty { print(text) }
   case .error(let text): print("error: \(text)")
-  case .incomplete: continue
+  case .incomplete, .waiting: continue
   case .exit: exit(0)
   }
   _ = console.takeAlerts()  // the presenter has printed them already

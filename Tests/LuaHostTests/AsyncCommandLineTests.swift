@@ -1,0 +1,74 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `luahost` with async work: scripts and plugins that wait, timers that outlive the main
+/// chunk, the REPL waiting for a line, `luahost test` waiting for an alert.
+@Suite(.timeLimit(.minutes(5))) struct AsyncCommandLineTests {
+  @Test func luahostRunsUntilTheTimersOfTheScriptAndItsPluginsAreDone() throws {
+    let folder = try Luahost.temporaryFolder([
+      "main.lua": """
+      print('start')
+      timer.after(0.05, function() print('timer fired') end)
+      timer.sleep(0.01)
+      print('main slept')
+      """,
+      "plugins/one.lua": "timer.sleep(0.02) print('one woke')",
+      "plugins/two.lua": "timer.sleep(0.02) print('two woke')",
+    ])
+    let result = try Luahost.run(["--plugins", "plugins", "main.lua"], directory: folder)
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.first == "start")
+    #expect(
+      Set(lines) == ["start", "main slept", "timer fired", "[one] one woke", "[two] two woke"])
+    #expect(lines.firstIndex(of: "main slept")! < lines.firstIndex(of: "timer fired")!)
+  }
+
+  @Test func anErrorInATimerIsAnUnhandledAlertAndExitStatusOne() throws {
+    let script = try Luahost.temporaryFile("timer.after(0.01, function() error('late boom') end)")
+    let result = try Luahost.run([script])
+    #expect(result.status == 1)
+    #expect(result.stdout.contains("alert: Unhandled error"))
+    #expect(result.stdout.contains("late boom"))
+  }
+
+  @Test func anErrorAfterTheMainChunkWaitedFailsTheScriptAsUsual() throws {
+    let script = try Luahost.temporaryFile("timer.sleep(0.01)\nerror('after the wait')")
+    let result = try Luahost.run([script])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains(":2: after the wait"), "\(result.stderr)")
+  }
+
+  @Test func thePipedReplWaitsForALineThatWaits() throws {
+    let result = try Luahost.run(
+      ["-i"], stdin: "timer.sleep(0.01) return 40 + 2\nreturn _ + 1\n")
+    #expect(result.stdout.contains("> 42\n"), "\(result.stdout)")
+    #expect(result.stdout.contains("> 43\n"), "\(result.stdout)")
+  }
+
+  @Test func luahostTestWaitsForAnAlertThatComesLater() throws {
+    let folder = try Luahost.temporaryFolder([
+      "async_test.lua": """
+      describe('async', function()
+        test('later', function()
+          local guard = ui.root:add(ui.boundary{ id = 'g' })
+          local b = guard:add(ui.button{ id = 'b', on_tap = function()
+            timer.sleep(0.02)
+            error('disk full')
+          end })
+          expect.alert(function() b:tap() end, { boundary = 'g', message = 'disk full' })
+        end)
+        test('an alert that never comes fails', function()
+          expect.alert(function() timer.after(30, function() end) end, { within = 0.05 })
+        end)
+      end)
+      """
+    ])
+    let result = try Luahost.run(["test", folder])
+    #expect(result.stdout.contains("PASS async later"), "\(result.stdout)")
+    #expect(
+      result.stdout.contains("FAIL async an alert that never comes fails"), "\(result.stdout)")
+    #expect(result.status == 1)
+  }
+}
