@@ -5,7 +5,7 @@ import Lua
 /// Usage: luahost-bench [--json] [--quick] [--repetitions N] [--only 1,2,…]
 @main
 struct Bench {
-  static func main() throws {
+  static func main() async throws {
     var arguments = CommandLine.arguments.dropFirst()
     var json = false
     var repetitions = 11
@@ -33,6 +33,7 @@ struct Bench {
     if selected(6) { rows += try ThroughputCases(repetitions: repetitions).run() }
     if selected(7) { rows += try PluginCases(repetitions: repetitions).run() }
     if selected(8) { rows += try SandboxCases(repetitions: repetitions).run() }
+    if selected(9) { rows += try await AsyncCases(repetitions: repetitions).run() }
     if json {
       for row in rows { print(Report.json(row)) }
     } else {

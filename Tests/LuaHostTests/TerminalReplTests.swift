@@ -61,6 +61,21 @@ import Testing
   }
 
   @Test(.disabled(if: Sanitizers.threadSanitizer, "TSan defers signals; see Sanitizers"))
+  func aLineThatWaitsShowsASpinnerAndCtrlCCancelsIt() throws {
+    let terminal = try start()
+    var mark = terminal.mark
+    terminal.type("timer.sleep(600)\r")
+    #expect(terminal.waitFor("waiting… (Ctrl-C cancels)", after: mark))
+    mark = terminal.mark
+    terminal.type("\u{3}")
+    #expect(terminal.waitFor("interrupted", after: mark))
+    mark = terminal.mark
+    #expect(terminal.waitUntilReading())
+    terminal.type("timer.sleep(0.01) return 'woke'\r")
+    #expect(terminal.waitFor("\"woke\"", after: mark))
+  }
+
+  @Test(.disabled(if: Sanitizers.threadSanitizer, "TSan defers signals; see Sanitizers"))
   func ctrlCAtThePromptClearsTheLine() throws {
     let terminal = try start()
     var mark = terminal.mark

@@ -44,10 +44,11 @@ public final class LuaCoroutine {
 
   /// A coroutine that will run `function`.
   /// - Parameters:
-  ///   - step: runs each step (a synchronous stretch of Lua); by default, as is.
-  /// - Throws: `usage` when the state is closed.
+  ///   - function: what the coroutine runs.
   ///   - asMainChunk: run `function` as the `lua` interpreter runs a script's main chunk,
   ///     from below a C function (see ``LuaFunction/callAsMainChunk(arguments:)``).
+  ///   - step: runs each step (a synchronous stretch of Lua); by default, as is.
+  /// - Throws: `usage` when the state is closed.
   public init(
     _ function: LuaFunction, asMainChunk: Bool = false,
     step: @escaping (() -> Void) -> Void = { $0() }
@@ -157,12 +158,56 @@ public final class LuaCoroutine {
   func resumeUntilDone(isolation: isolated (any Actor)? = #isolation) async throws
     -> [LuaValue]
   {
+    guard let deadline else { return try await resumeEach() }
+    // With a deadline, the rest of the run is one task (on this executor) that a timer
+    // cancels when the deadline passes: the operation waiting then sees the cancellation,
+    // at the cost of two tasks per run, not per call. The box is unchecked: the coroutine
+    // and its results stay on this executor, and this function waits for the task.
+    let coroutine = UncheckedBox(self)
+    let work = Task { () async throws -> UncheckedBox<[LuaValue]> in
+      _ = isolation
+      return UncheckedBox(try await coroutine.value.resumeEach())
+    }
+    let remaining = deadline > Watchdog.now() ? deadline - Watchdog.now() : 0
+    let timer = Task {
+      try await Task.sleep(for: .nanoseconds(remaining))
+      work.cancel()
+    }
+    defer { timer.cancel() }
+    let result = await withTaskCancellationHandler {
+      await work.result
+    } onCancel: {
+      work.cancel()
+    }
+    if case .failure = result, !Task.isCancelled, Watchdog.now() >= deadline {
+      throw Self.timedOut
+    }
+    return try result.get().value
+  }
+
+  /// Awaits each operation the coroutine waits for and resumes it, until it finishes.
+  private func resumeEach(isolation: isolated (any Actor)? = #isolation) async throws
+    -> [LuaValue]
+  {
     while !isDone {
       guard let operation = pending else {
         throw LuaError(usage: "the coroutine has not started, or is running")
       }
       pending = nil
-      let outcome = await perform(operation)
+      let outcome: Result<[LuaValue], any Error>
+      if Task.isCancelled {
+        outcome = .failure(Self.interrupted)
+      } else {
+        do {
+          outcome = .success(try await operation())
+        } catch {
+          outcome = .failure(Task.isCancelled ? Self.interrupted : error)
+        }
+      }
+      if case .failure(let error as LuaError) = outcome, error.kind == .interrupted {
+        isDone = true
+        throw error
+      }
       let progress = try resume { stack in
         switch outcome {
         case .success(let results):
@@ -239,44 +284,6 @@ public final class LuaCoroutine {
     }
     core.pendingOperation = nil
     return operation
-  }
-
-  // MARK: Waiting
-
-  /// Runs `operation`; with a deadline, it runs as a task of its own on this executor, so
-  /// that it can be cancelled when the deadline passes.
-  private func perform(
-    _ operation: @escaping LuaAsyncOperation, isolation: isolated (any Actor)? = #isolation
-  ) async -> Result<[LuaValue], any Error> {
-    if Task.isCancelled { return .failure(Self.interrupted) }
-    guard let deadline else {
-      do {
-        return .success(try await operation())
-      } catch {
-        return .failure(Task.isCancelled ? Self.interrupted : error)
-      }
-    }
-    // The box is unchecked: the operation and its results stay on this executor (the
-    // task below inherits it), and this function waits for the task before using them.
-    let boxed = UncheckedBox(operation)
-    let work = Task { () async throws -> UncheckedBox<[LuaValue]> in
-      _ = isolation
-      return UncheckedBox(try await boxed.value())
-    }
-    let remaining = deadline > Watchdog.now() ? deadline - Watchdog.now() : 0
-    let timer = Task {
-      try await Task.sleep(for: .nanoseconds(remaining))
-      work.cancel()
-    }
-    defer { timer.cancel() }
-    let result = await withTaskCancellationHandler {
-      await work.result
-    } onCancel: {
-      work.cancel()
-    }
-    if Task.isCancelled { return .failure(Self.interrupted) }
-    if Watchdog.now() >= deadline { return .failure(Self.timedOut) }
-    return result.map { (box: UncheckedBox<[LuaValue]>) in box.value }
   }
 
   static var interrupted: LuaError { LuaError(kind: .interrupted, message: "interrupted") }

@@ -14,12 +14,16 @@ extension ScriptedTree {
   /// returns at once; the rest runs in a task tracked by `origin` (removing the view
   /// cancels it, and ``pendingWork`` counts it), and an error it raises later goes to
   /// `origin`'s nearest boundary.
-  func runAction(_ function: LuaFunction, _ arguments: [LuaValue], origin: View) throws {
+  ///
+  /// `arguments` runs under the state's lock too: making a view's userdata uses the state.
+  func runAction(
+    _ function: LuaFunction, origin: View, arguments: () throws -> [LuaValue] = { [] }
+  ) throws {
     let suspended = try callingLua { () throws -> LuaCoroutine? in
       let outer = currentOrigin
       currentOrigin = origin
       defer { currentOrigin = outer }
-      return try LuaCoroutine.start(function, arguments: arguments)
+      return try LuaCoroutine.start(function, arguments: arguments())
     }
     guard let suspended else { return }
     suspended.step = stepper(origin: origin)

@@ -53,7 +53,7 @@ extension ScriptedTree {
           View.treeLock.withLock {
             guard let view = reference.view else { return }
             do {
-              try tree.runAction(action.function, [], origin: view)
+              try tree.runAction(action.function, origin: view)
             } catch {
               _ = view.environment.errorHandler.handle(error)
             }

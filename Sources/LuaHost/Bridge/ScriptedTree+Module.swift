@@ -115,7 +115,9 @@ extension ScriptedTree {
       view.eventHandlers[name] = function.map { function in
         { [weak self] view, values in
           guard let self else { throw Self.goneError }
-          try runAction(function, [value(view)] + values.map(Self.luaValue(of:)), origin: view)
+          try runAction(function, origin: view) {
+            [try value(view)] + values.map(Self.luaValue(of:))
+          }
         }
       }
       return
@@ -125,7 +127,7 @@ extension ScriptedTree {
       view.onTap = function.map { function in
         { [weak self] view in
           guard let self else { throw Self.goneError }
-          try runAction(function, [value(view)], origin: view)
+          try runAction(function, origin: view) { [try value(view)] }
         }
       }
     case "on_change":
@@ -133,7 +135,7 @@ extension ScriptedTree {
         { [weak self] view in
           guard let self else { throw Self.goneError }
           let text = view.value
-          try runAction(function, [value(view), .string(LuaString(text))], origin: view)
+          try runAction(function, origin: view) { [try value(view), .string(LuaString(text))] }
         }
       }
     default:

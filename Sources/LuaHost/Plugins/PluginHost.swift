@@ -213,7 +213,7 @@ public final class PluginHost: @unchecked Sendable {
       }
       // As a coroutine: the main chunk may wait (timer.sleep, the host's async functions);
       // the rest then runs in the background, and its error reaches the panel.
-      try tree.runAction(lua.load(file: entry), [], origin: panel)
+      try tree.runAction(lua.load(file: entry), origin: panel)
     }
     return plugin
   }

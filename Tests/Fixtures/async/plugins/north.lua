@@ -1,0 +1,2 @@
+timer.sleep(0.9)
+print("slept 0.9 s")

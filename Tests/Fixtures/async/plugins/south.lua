@@ -1,0 +1,2 @@
+timer.sleep(1)
+print("slept 1 s")
