@@ -159,6 +159,29 @@ final class AlertInbox: AlertPresenter, @unchecked Sendable {
     #expect(inbox.all.isEmpty)
   }
 
+  @Test func timersAndWaitingActionsArePaidFromThePluginsMemory() async throws {
+    var limits = limits
+    limits.memoryLimit = 4 << 20
+    let host = PluginHost(container: container, limits: limits) { _ in }
+    let folder = try Luahost.temporaryFolder([
+      "bomb.lua": "for i = 1, 1e6 do timer.after(1e6, print) end",
+      "taps.lua": """
+      local b = ui.root:add(ui.button{ id = 'b', on_tap = function() timer.sleep(1e6) end })
+      for i = 1, 1e4 do b:tap() end
+      """,
+    ])
+    for result in host.loadAll(in: folder) { _ = try result.get() }
+    await inbox.wait(for: 2)
+    let messages = inbox.all.map(\.alert.message)
+    #expect(
+      messages.count >= 2 && messages.allSatisfy { $0.contains("not enough memory") }, "\(messages)"
+    )
+    // Far fewer than a million are pending: about the limit's worth.
+    let bomb = try #require(host.plugin(named: "bomb"))
+    #expect(bomb.pendingWork.count < 4096, "\(bomb.pendingWork.count)")
+    for plugin in host.plugins { try host.unload(plugin.name) }
+  }
+
   @Test func aHandlerThatWaitsFailsOnItsPanelAndUnloadingCancelsWork() async throws {
     let host = PluginHost(container: container, limits: limits) { _ in }
     let folder = try Luahost.temporaryFolder([

@@ -27,7 +27,9 @@ extension ScriptedTree {
     }
     guard let suspended else { return }
     suspended.step = stepper(origin: origin)
-    continueInBackground(DrivenCoroutine(coroutine: suspended), origin: origin)
+    // Refused past the memory limit: the coroutine is dropped before its work started.
+    let release = try chargePendingWork()
+    continueInBackground(DrivenCoroutine(coroutine: suspended), origin: origin, release: release)
   }
 
   /// Starts `function` (a script's main chunk, when `asMainChunk`) as a coroutine of this
@@ -59,7 +61,9 @@ extension ScriptedTree {
   }
 
   /// Finishes a suspended coroutine in a task tracked by `origin`.
-  func continueInBackground(_ driven: DrivenCoroutine, origin: View) {
+  func continueInBackground(
+    _ driven: DrivenCoroutine, origin: View, release: @escaping @Sendable () -> Void
+  ) {
     let work = pendingWork
     let reference = WeakView(origin)
     work.begin()
@@ -74,6 +78,7 @@ extension ScriptedTree {
             View.treeLock.withLock { _ = reference.view?.environment.errorHandler.handle(error) }
           }
           finished()
+          release()
           work.end()
         }
       }

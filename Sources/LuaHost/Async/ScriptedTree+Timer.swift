@@ -29,13 +29,20 @@ extension ScriptedTree {
           )
         }
         let origin = tree.currentOrigin ?? tree.root
-        return [try tree.lua.userdata(tree.schedule(action, after: delay, origin: origin))]
+        let release = try tree.chargePendingWork()
+        return [
+          try tree.lua.userdata(
+            tree.schedule(action, after: delay, origin: origin, release: release))
+        ]
       })
     return .table(module)
   }
 
   /// Starts a timer task tracked by `origin`.
-  func schedule(_ action: LuaFunction, after delay: Duration, origin: View) -> ScheduledTimer {
+  func schedule(
+    _ action: LuaFunction, after delay: Duration, origin: View,
+    release: @escaping @Sendable () -> Void
+  ) -> ScheduledTimer {
     let work = pendingWork
     let reference = WeakView(origin)
     let handle = ScheduledTimer()
@@ -47,6 +54,7 @@ extension ScriptedTree {
         let task = Task {
           defer {
             finished()
+            release()
             work.end()
           }
           guard (try? await Task.sleep(for: delay)) != nil, let tree = tree.tree else { return }

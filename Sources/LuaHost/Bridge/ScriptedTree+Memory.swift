@@ -13,6 +13,19 @@ extension ScriptedTree {
   /// The error a refused charge raises: the script's own memory error.
   static var outOfMemory: LuaError { LuaError(kind: .memory, message: "not enough memory") }
 
+  /// What one piece of work in flight costs in Swift (a task, its closure, its entry in the
+  /// view's work), charged while it is pending: a script cannot make unbounded timers or
+  /// waiting actions outside its memory limit. (A waiting action's Lua thread is Lua's.)
+  static let pendingWorkCost = 2048
+
+  /// Charges one piece of work in flight; the returned function gives it back.
+  /// - Throws: a `.memory` `LuaError` if it does not fit under the script's limit.
+  func chargePendingWork() throws -> @Sendable () -> Void {
+    let account = memoryAccount.lua
+    guard account.charge(Self.pendingWorkCost, overdraft: false) else { throw Self.outOfMemory }
+    return { account.release(Self.pendingWorkCost) }
+  }
+
   /// Bytes a Lua value costs when Swift keeps it: a string's bytes (Swift holds a copy),
   /// else a reference's worth (the value itself lives, and is counted, in Lua).
   static func memoryCost(of value: LuaValue) -> Int {
