@@ -72,6 +72,10 @@ final class LuaCore {
     stopTarget.invalidate()
     if timeout != nil { Watchdog.shared.disarm(ObjectIdentifier(self)) }
     lh_close(L)
+    // The pooled threads' references hold this core: let go of them, or the core and
+    // what it holds would outlive the state (a cycle).
+    idleThreads.removeAll()
+    pendingOperation = nil
     // Finalizers Lua skipped: release those boxes now, so nothing outlives the state.
     let leftover = liveBoxes
     liveBoxes.removeAll()
