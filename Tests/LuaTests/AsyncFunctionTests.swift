@@ -214,6 +214,21 @@ actor ScriptActor {
     #expect(sums == (0..<50).reduce(0) { $0 + 2 * $1 })
   }
 
+  @Test func aStateWithAsyncFunctionsIsFreed() throws {
+    // Lua holds the functions, the state holds Lua: a function that held the state would
+    // keep it (and everything Lua holds) alive for ever. LeakSanitizer found that once.
+    weak var freed: LuaState?
+    do {
+      let state = try LuaState(sandbox: LuaSandbox())
+      try state.register("typed") { (x: Int) async throws -> Int in x }
+      try state.register("untyped") { (arguments: [LuaValue]) async throws -> [LuaValue] in
+        arguments
+      }
+      freed = state
+    }
+    #expect(freed == nil)
+  }
+
   @Test func aCoroutineStartsSynchronouslyAndFinishesLater() async throws {
     let function = try lua.load("local x = ... if x > 0 then x = twice(x) end return x + 1")
     let quick = try LuaCoroutine(function)

@@ -12,8 +12,8 @@ extension LuaStack {
   /// the operation is done. [-0, +1]
   func push(asyncStarting start: @escaping (LuaArguments) throws -> LuaAsyncOperation) throws {
     try reserve(4)
-    let core = core
-    let callback = LuaCallback(core: core) { stack, argc in
+    // Unowned: Lua holds this closure, and the state holds Lua (a cycle otherwise).
+    let callback = LuaCallback(core: core) { [unowned core] stack, argc in
       core.pendingOperation = try start(LuaArguments(stack: stack, count: argc))
       return 0
     }
@@ -70,7 +70,7 @@ extension LuaState {
   public func function<Result: LuaConvertible>(
     _ body: nonisolated(nonsending) @escaping () async throws -> Result
   ) throws -> LuaFunction {
-    try asyncFunction { arguments in
+    try asyncFunction { [unowned self] arguments in
 
       return { [try await body().luaValue(in: self)] }
     }
@@ -100,7 +100,7 @@ extension LuaState {
   public func function<A: LuaConvertible, Result: LuaConvertible>(
     _ body: nonisolated(nonsending) @escaping (A) async throws -> Result
   ) throws -> LuaFunction {
-    try asyncFunction { arguments in
+    try asyncFunction { [unowned self] arguments in
       let a = try arguments.convert(at: 1, to: A.self)
       return { [try await body(a).luaValue(in: self)] }
     }
@@ -119,7 +119,7 @@ extension LuaState {
   public func function<A: LuaConvertible, B: LuaConvertible, Result: LuaConvertible>(
     _ body: nonisolated(nonsending) @escaping (A, B) async throws -> Result
   ) throws -> LuaFunction {
-    try asyncFunction { arguments in
+    try asyncFunction { [unowned self] arguments in
       let a = try arguments.convert(at: 1, to: A.self)
       let b = try arguments.convert(at: 2, to: B.self)
       return { [try await body(a, b).luaValue(in: self)] }
@@ -141,7 +141,7 @@ extension LuaState {
   >(
     _ body: nonisolated(nonsending) @escaping (A, B, C) async throws -> Result
   ) throws -> LuaFunction {
-    try asyncFunction { arguments in
+    try asyncFunction { [unowned self] arguments in
       let a = try arguments.convert(at: 1, to: A.self)
       let b = try arguments.convert(at: 2, to: B.self)
       let c = try arguments.convert(at: 3, to: C.self)
@@ -167,7 +167,7 @@ extension LuaState {
   >(
     _ body: nonisolated(nonsending) @escaping (A, B, C, D) async throws -> Result
   ) throws -> LuaFunction {
-    try asyncFunction { arguments in
+    try asyncFunction { [unowned self] arguments in
       let a = try arguments.convert(at: 1, to: A.self)
       let b = try arguments.convert(at: 2, to: B.self)
       let c = try arguments.convert(at: 3, to: C.self)
