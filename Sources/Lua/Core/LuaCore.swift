@@ -48,7 +48,7 @@ final class LuaCore {
   /// closes the core, so an open core always has a live owner.
   unowned(unsafe) var owner: LuaState?
 
-  private let releases = Mutex<[Int32]>([])
+  private let releases = LockedValue<[Int32]>([])
   private let hasReleases = Atomic<Bool>(false)
 
   /// Creates a state; nil when even that allocation fails.

@@ -1,5 +1,4 @@
 import CLuaShim
-import Synchronization
 
 /// Stops the code running in a ``LuaState`` from any thread (a watchdog, a signal handler
 /// thread, another task). `Sendable`; using it after the state closed does nothing.
@@ -19,9 +18,9 @@ public struct LuaInterruptHandle: Sendable {
 /// state's closing mutually exclusive, so a request never touches freed memory.
 final class StopTarget: Sendable {
   /// The lh_state's address (0 once closed), kept as an integer so the lock can hold it.
-  private let address: Mutex<UInt>
+  private let address: LockedValue<UInt>
 
-  init(_ state: UnsafeMutablePointer<lh_state>) { address = Mutex(UInt(bitPattern: state)) }
+  init(_ state: UnsafeMutablePointer<lh_state>) { address = LockedValue(UInt(bitPattern: state)) }
 
   func request(_ reason: Int32) {
     address.withLock { address in

@@ -1,4 +1,4 @@
-import Synchronization
+import Lua
 
 /// Counts a tree's work in flight (actions that wait, timers), so a host can wait until it
 /// is all done, as node waits for its timers before it exits.
@@ -7,7 +7,7 @@ public final class PendingWork: Sendable {
     var count = 0
     var waiters: [CheckedContinuation<Void, Never>] = []
   }
-  private let state = Mutex(State())
+  private let state = LockedValue(State())
 
   /// Creates an empty counter.
   public init() {}

@@ -1,5 +1,4 @@
 import Lua
-import Synchronization
 import ViewTree
 
 #if canImport(Glibc)
@@ -44,7 +43,7 @@ public final class PluginHost: @unchecked Sendable {
   public let components: [ScriptedComponent]
   /// The app's Lua modules, each granted to the plugins its capability allows.
   public let modules: [HostModule]
-  private let registry: Mutex<Registry>
+  private let registry: LockedValue<Registry>
 
   /// Capabilities the host consents to grant when a manifest asks for them.
   public var allowed: Set<PluginCapability> {
@@ -82,7 +81,7 @@ public final class PluginHost: @unchecked Sendable {
     self.container = container
     self.components = components
     self.modules = modules
-    registry = Mutex(Registry(allowed: allowed, limits: limits, output: output))
+    registry = LockedValue(Registry(allowed: allowed, limits: limits, output: output))
   }
 
   /// Every capability a manifest may name: the libraries, and the modules' capabilities.

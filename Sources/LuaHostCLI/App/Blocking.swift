@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Lua
 
 /// Waits on the calling thread for async work, as a command-line tool's main thread does:
 /// the work runs in a task on the cooperative pool while this thread sleeps on a
@@ -16,7 +16,7 @@ package enum Blocking {
     // The box is unchecked: `work` and its result move to the task and back once, while
     // this thread does nothing else with what they touch (it waits on the semaphore).
     let done = DispatchSemaphore(value: 0)
-    let outcome = Mutex<Unchecked<Result<T, any Error>>?>(nil)
+    let outcome = LockedValue<Unchecked<Result<T, any Error>>?>(nil)
     let body = Unchecked(work)
     let task = Task {
       let result: Result<T, any Error>

@@ -18,7 +18,7 @@ package final class InteractiveLoop {
   let environment: [String: String]
   let colors: Bool
   /// The handle Ctrl-C uses while code runs; nil at the prompt.
-  private let runningHandle = Mutex<LuaInterruptHandle?>(nil)
+  private let runningHandle = LockedValue<LuaInterruptHandle?>(nil)
   /// How many Ctrl-Cs arrived while code ran: one cancels a line that waits.
   private let interrupts = Atomic<Int>(0)
 
