@@ -10,7 +10,7 @@ struct Offline: Error, Equatable {}
 /// Records alerts from any thread, and lets a test wait for one.
 final class AlertInbox: AlertPresenter, @unchecked Sendable {
   // `@unchecked Sendable`: `alerts` is guarded by its mutex.
-  private let alerts = Mutex<[(alert: Alert, boundary: String)]>([])
+  private let alerts = LockedValue<[(alert: Alert, boundary: String)]>([])
   func present(_ alert: Alert, boundary: View) {
     alerts.withLock { $0.append((alert, boundary.id)) }
   }
@@ -132,7 +132,7 @@ final class AlertInbox: AlertPresenter, @unchecked Sendable {
   @Test func pluginsWaitAtTheSameTime() async throws {
     // `gate.arrive()` returns once both plugins have arrived: if they waited in turn, the
     // first would wait for ever (and the test would time out).
-    let arrived = Mutex(0)
+    let arrived = LockedValue(0)
     let gate = HostModule("gate") { lua in
       let module = try lua.makeTable()
       try module.set(
@@ -145,7 +145,7 @@ final class AlertInbox: AlertPresenter, @unchecked Sendable {
           }))
       return .table(module)
     }
-    let lines = Mutex<[String]>([])
+    let lines = LockedValue<[String]>([])
     let host = PluginHost(container: container, limits: limits, modules: [gate]) { line in
       lines.withLock { $0.append(line) }
     }

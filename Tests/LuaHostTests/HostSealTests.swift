@@ -183,7 +183,7 @@ import ViewTree
   }
 
   @Test func aPluginCannotPrintAnotherPluginsLabel() throws {
-    let lines = Mutex<[String]>([])
+    let lines = LockedValue<[String]>([])
     let root = View.window(id: "root")
     let container = View.stack(id: "plugins")
     try root.add(container)

@@ -13,7 +13,7 @@ import ViewTree
   let host: PluginHost
 
   final class Lines: Sendable {
-    let value = Mutex<[String]>([])
+    let value = LockedValue<[String]>([])
     var all: [String] { value.withLock { $0 } }
   }
 

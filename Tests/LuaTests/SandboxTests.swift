@@ -7,7 +7,7 @@ import Testing
   let lua: LuaState
 
   final class Lines: Sendable {
-    let value = Mutex<[String]>([])
+    let value = LockedValue<[String]>([])
     var all: [String] { value.withLock { $0 } }
   }
 

@@ -133,7 +133,7 @@ private func alertCount(_ view: View) -> Int {
 
   @Test func pluginsOnThreadsShareOneTree() throws {
     let shared = try SharedTree()
-    let results = Mutex<[Int: Expected]>([:])
+    let results = LockedValue<[Int: Expected]>([:])
     let group = DispatchGroup()
     for index in 0..<Self.plugins {
       group.enter()

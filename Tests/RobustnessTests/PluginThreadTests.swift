@@ -76,7 +76,7 @@ import ViewTree
     defer { hostLua.close() }
     _ = hostTree
 
-    let finished = Mutex<[Int: [String]]>([:])
+    let finished = LockedValue<[Int: [String]]>([:])
     let group = DispatchGroup()
     for (index, plugin) in plugins.enumerated() {
       group.enter()

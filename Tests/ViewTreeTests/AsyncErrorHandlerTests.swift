@@ -6,11 +6,11 @@ struct LateError: Error, Equatable {}
 
 /// Lets a test wait for an event, not for a fixed time.
 final class Signal: Sendable {
-  private let fired = Mutex<Bool>(false)
-  func fire() { fired.withLock { $0 = true } }
+  private let fired = Atomic<Bool>(false)
+  func fire() { fired.store(true, ordering: .releasing) }
   /// Waits until fired, or for at most 60 s (then the test fails on its own assertion).
   func wait() async {
-    for _ in 0..<60_000 where !fired.withLock({ $0 }) {
+    for _ in 0..<60_000 where !fired.load(ordering: .acquiring) {
       try? await Task.sleep(for: .milliseconds(1))
     }
   }

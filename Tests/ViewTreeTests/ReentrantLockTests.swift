@@ -14,17 +14,17 @@ import ViewTree
 
   @Test func settingItAsideLetsAnotherThreadIn() {
     let lock = ReentrantLock()
-    let entered = Mutex(false)
+    let entered = Atomic<Bool>(false)
     lock.withLock {
       lock.withLock {
         let other = Thread {
-          lock.withLock { entered.withLock { $0 = true } }
+          lock.withLock { entered.store(true, ordering: .releasing) }
         }
         lock.withoutLock {
           #expect(!lock.isHeldByCurrentThread)
           other.start()
           let deadline = ContinuousClock.now + .seconds(30)
-          while !entered.withLock({ $0 }), ContinuousClock.now < deadline { usleep(100) }
+          while !entered.load(ordering: .acquiring), ContinuousClock.now < deadline { usleep(100) }
         }
         // Taken back at the same depth: one unlock leaves it held.
         #expect(lock.isHeldByCurrentThread)
@@ -32,7 +32,8 @@ import ViewTree
       #expect(lock.isHeldByCurrentThread)
     }
     #expect(!lock.isHeldByCurrentThread)
-    #expect(entered.withLock { $0 })
+    let didEnter = entered.load(ordering: .acquiring)
+    #expect(didEnter)
   }
 
   @Test func withoutLockWithoutHoldingItJustRuns() {
