@@ -103,9 +103,39 @@ import Testing
     #expect(terminal.waitFor("press Enter to dismiss", after: mark))
     mark = terminal.mark
     terminal.type("\r")
+    // The picker reads keys with the terminal raw, as the editor does: wait for the prompt.
+    #expect(terminal.waitFor("> ", after: mark))
     #expect(terminal.waitUntilReading())
     terminal.type("ui.find('guard').alert\r")
     #expect(terminal.waitFor("nil", after: mark))
+  }
+
+  @Test func theArrowKeysPickAButtonAndDShowsTheDetails() throws {
+    let terminal = try start()
+    var mark = terminal.mark
+    terminal.type(
+      "b = ui.root:add(ui.boundary{ id = 'b', retry = true }) n = 0 "
+        + "b:add(ui.button{ id = 's', on_tap = function() n = n + 1 error('busy ' .. n, 0) end }):tap()\r"
+    )
+    #expect(terminal.waitFor("│ [1 Try again] [2 That sucks] │", after: mark))
+    #expect(terminal.waitFor("[1 Try again] [>2 That sucks<]  ←/→ Tab, 1-2, Enter", after: mark))
+    mark = terminal.mark
+    terminal.type("d")
+    #expect(terminal.waitFor("handlers: b presented", after: mark))
+    #expect(terminal.waitFor("in function <stdin:1>", after: mark))
+    mark = terminal.mark
+    terminal.type("\u{1B}[D")  // ←: onto "Try again"
+    #expect(terminal.waitFor("[>1 Try again<] [2 That sucks]", after: mark))
+    terminal.type("\r")
+    #expect(terminal.waitFor("chose Try again", after: mark))
+    // It ran again and failed again: a new alert, whose digit 2 dismisses it.
+    #expect(terminal.waitFor("busy 2", after: mark))
+    mark = terminal.mark
+    terminal.type("2")
+    #expect(terminal.waitFor("> ", after: mark))
+    #expect(terminal.waitUntilReading())
+    terminal.type("print(n, b.alert)\r")
+    #expect(terminal.waitFor("2\tnil", after: mark))
   }
 
   @Test func ctrlDExitsAndHistoryPersists() throws {

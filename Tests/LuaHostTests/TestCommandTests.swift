@@ -12,7 +12,7 @@ import Testing
     let result = try Luahost.run(
       ["test", "--plugins", "scripts/examples/plugins", "scripts/examples"], directory: root)
     #expect(result.status == 0)
-    #expect(result.stdout.hasSuffix("\n9 passed, 0 failed\n"))
+    #expect(result.stdout.hasSuffix("\n12 passed, 0 failed\n"))
     #expect(
       result.stdout.contains(
         "  PASS counter going below zero alerts at the plugin's own boundary\n"))

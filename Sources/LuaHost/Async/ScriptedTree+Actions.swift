@@ -16,20 +16,33 @@ extension ScriptedTree {
   /// `origin`'s nearest boundary.
   ///
   /// `arguments` runs under the state's lock too: making a view's userdata uses the state.
+  /// An error raised with a `ui.error` value comes out as a ``ScriptedAlertError``. An
+  /// error raised after a wait goes up with the action itself as the work "Try again"
+  /// runs (a failure before any wait goes up from the view's ``View/perform(_:)``).
   func runAction(
-    _ function: LuaFunction, origin: View, arguments: () throws -> [LuaValue] = { [] }
+    _ function: LuaFunction, origin: View,
+    arguments: @escaping (ScriptedTree, View) throws -> [LuaValue] = { _, _ in [] }
   ) throws {
     let suspended = try callingLua { () throws -> LuaCoroutine? in
       let outer = currentOrigin
       currentOrigin = origin
       defer { currentOrigin = outer }
-      return try LuaCoroutine.start(function, arguments: arguments())
+      do {
+        return try LuaCoroutine.start(function, arguments: arguments(self, origin))
+      } catch {
+        throw presentable(error, origin: origin)
+      }
     }
     guard let suspended else { return }
     suspended.step = stepper(origin: origin)
     // Refused past the memory limit: the coroutine is dropped before its work started.
     let release = try chargePendingWork()
-    continueInBackground(DrivenCoroutine(coroutine: suspended), origin: origin, release: release)
+    let retry = RetryableWork { [weak self, weak origin] in
+      guard let self, let origin else { return }
+      try self.runAction(function, origin: origin, arguments: arguments)
+    }
+    continueInBackground(
+      DrivenCoroutine(coroutine: suspended), origin: origin, retry: retry, release: release)
   }
 
   /// Starts `function` (a script's main chunk, when `asMainChunk`) as a coroutine of this
@@ -62,10 +75,12 @@ extension ScriptedTree {
 
   /// Finishes a suspended coroutine in a task tracked by `origin`.
   func continueInBackground(
-    _ driven: DrivenCoroutine, origin: View, release: @escaping @Sendable () -> Void
+    _ driven: DrivenCoroutine, origin: View, retry: RetryableWork,
+    release: @escaping @Sendable () -> Void
   ) {
     let work = pendingWork
     let reference = WeakView(origin)
+    let tree = WeakTree(tree: self)
     work.begin()
     View.treeLock.withLock {
       origin.track { finished in
@@ -75,7 +90,14 @@ extension ScriptedTree {
           } catch let error as LuaError where error.kind == .interrupted && Task.isCancelled {
             // Cancelled with its view (or its tree): nothing to show.
           } catch {
-            View.treeLock.withLock { _ = reference.view?.environment.errorHandler.handle(error) }
+            // Reading a `ui.error` value takes the state, so before the tree lock.
+            var shown = error
+            if let scripted = tree.tree, let view = reference.view {
+              shown = scripted.withState { _ in scripted.presentable(error, origin: view) }
+            }
+            View.treeLock.withLock {
+              _ = reference.view?.environment.errorHandler.handle(shown, retry: retry)
+            }
           }
           finished()
           release()

@@ -12,6 +12,8 @@ extension ScriptedTree {
         let id = try String(luaValue: arguments.first ?? .nil)
         return [try View.treeLock.withLock { try tree.value(tree.root.find(id)) }]
       })
+    try module.set(
+      "error", function { tree, arguments in [try tree.makeErrorValue(arguments.first ?? .nil)] })
     for (name, kind) in Self.builtInConstructors {
       try module.set(
         name,
@@ -56,13 +58,8 @@ extension ScriptedTree {
     for name in ["title", "text", "value"] {
       if let text = try spec.get(name, as: String.self) { view.properties[name] = .string(text) }
     }
-    if try kind == .boundary || !spec["on_error"].isNil {
-      var configuration = BoundaryConfiguration()
-      if let title = try spec.get("title", as: String.self) { configuration.title = title }
-      if let dismiss = try spec.get("dismiss", as: String.self) {
-        configuration.dismissLabel = dismiss
-      }
-      view.boundary = configuration
+    if try kind == .boundary || !spec["on_error"].isNil || !spec["on_reset"].isNil {
+      view.boundary = try boundaryConfiguration(from: spec)
     }
     try configure(view, from: spec, events: ["on_change"])
     return view
@@ -78,7 +75,7 @@ extension ScriptedTree {
         kind: .usage,
         message: "ui.\(component.name): the component must make a fresh, detached view of its kind")
     }
-    if try !spec["on_error"].isNil, view.boundary == nil {
+    if try !spec["on_error"].isNil || !spec["on_reset"].isNil, view.boundary == nil {
       view.boundary = BoundaryConfiguration()
     }
     try configure(view, from: spec, events: component.events)
@@ -89,7 +86,7 @@ extension ScriptedTree {
   /// `children`.
   private func configure(_ view: View, from spec: ComponentSpec, events: Set<String>) throws {
     try charge(view)
-    for name in ["on_tap", "on_error"] + events.sorted() {
+    for name in ["on_tap", "on_error", "on_reset"] + events.sorted() {
       try setHandler(name, of: view, to: spec[name])
     }
     if case .table(let children) = try spec["children"] {
@@ -115,8 +112,8 @@ extension ScriptedTree {
       view.eventHandlers[name] = function.map { function in
         { [weak self] view, values in
           guard let self else { throw Self.goneError }
-          try runAction(function, origin: view) {
-            [try value(view)] + values.map(Self.luaValue(of:))
+          try runAction(function, origin: view) { tree, view in
+            [try tree.value(view)] + values.map(Self.luaValue(of:))
           }
         }
       }
@@ -127,7 +124,7 @@ extension ScriptedTree {
       view.onTap = function.map { function in
         { [weak self] view in
           guard let self else { throw Self.goneError }
-          try runAction(function, origin: view) { [try value(view)] }
+          try runAction(function, origin: view) { tree, view in [try tree.value(view)] }
         }
       }
     case "on_change":
@@ -135,8 +132,20 @@ extension ScriptedTree {
         { [weak self] view in
           guard let self else { throw Self.goneError }
           let text = view.value
-          try runAction(function, origin: view) { [try value(view), .string(LuaString(text))] }
+          try runAction(function, origin: view) { tree, view in
+            [try tree.value(view), .string(LuaString(text))]
+          }
         }
+      }
+    case "on_reset":
+      guard let function else {
+        view.boundary?.onReset = nil
+        return
+      }
+      if view.boundary == nil { view.boundary = BoundaryConfiguration() }
+      view.boundary?.onReset = { [weak self] boundary in
+        guard let self else { return }
+        try rebuild(boundary, with: function)
       }
     default:
       guard let function else {
@@ -146,58 +155,61 @@ extension ScriptedTree {
       if view.boundary == nil { view.boundary = BoundaryConfiguration() }
       view.boundary?.onError = { [weak self] error, origin in
         guard let self else { return .handle }
-        return try callingLua { try decide(function.call(errorValue(error), value(origin))) }
+        return try callingLua {
+          try decide(function.call(errorValue(error), value(origin)), origin: origin)
+        }
       }
     }
   }
 
   /// What an `on_error` function's results mean: nothing or `true` handles the error here;
-  /// `false` declines it; `false, e` passes `e` up instead; any other value is presented here
+  /// `true, { { label, f }, … }` handles it and adds those buttons; `false` declines it;
+  /// `false, e` passes `e` up instead; any other value (a `ui.error`, say) is presented here
   /// in place of the error. Raising an error inside `on_error` sends both up.
-  func decide(_ results: [LuaValue]) -> BoundaryDecision {
+  func decide(_ results: [LuaValue], origin: View) throws -> BoundaryDecision {
     let first = results.first ?? .nil
     switch first {
-    case .nil, .boolean(true): return .handle
+    case .nil: return .handle
+    case .boolean(true):
+      guard results.count > 1, case .table(let list) = results[1] else { return .handle }
+      return .offer(try offeredActions(list, origin: origin))
     case .boolean(false):
       guard results.count > 1, !results[1].isNil else { return .decline }
-      return .escalate(replacementError(results[1]))
-    default: return .transform(into: replacementError(first))
+      return .escalate(replacementError(results[1], origin: origin))
+    default: return .transform(into: replacementError(first, origin: origin))
     }
   }
 
-  private func replacementError(_ value: LuaValue) -> LuaError {
-    let message = (try? lua.string(describing: value)) ?? value.description
-    return LuaError(kind: .runtime, message: message, value: value)
+  /// The buttons `on_error` offers: a list of `{ label, function }`.
+  private func offeredActions(_ list: LuaTable, origin: View) throws -> [AlertAction] {
+    let entries = try list.array()
+    guard entries.count <= AlertAction.limit else {
+      throw LuaError(
+        kind: .runtime,
+        message: "on_error: at most \(AlertAction.limit) actions, got \(entries.count)")
+    }
+    return try entries.map { entry in
+      guard case .table(let pair) = entry, case .function(let function) = try pair.get(2) else {
+        throw LuaError(kind: .runtime, message: "on_error: each action is { label, function }")
+      }
+      let label = AlertAction.clip(try String(luaValue: pair.get(1)))
+      return action(label: label, function: function, origin: origin)
+    }
   }
 
-  /// The value `on_error` receives: the original Lua error value, or the message.
+  private func replacementError(_ value: LuaValue, origin: View) -> any Error {
+    let message = (try? lua.string(describing: value)) ?? value.description
+    return presentable(LuaError(kind: .runtime, message: message, value: value), origin: origin)
+  }
+
+  /// The value `on_error` receives: the original Lua error value (a `ui.error`'s value,
+  /// too), or the message.
   func errorValue(_ error: any Error) -> LuaValue {
+    let error = (error as? ScriptedAlertError)?.luaError ?? error
     if let luaError = error as? LuaError, luaError.kind == .runtime, !luaError.value.isNil {
       return luaError.value
     }
     return .string(LuaString(Alert.message(for: error)))
-  }
-
-  /// An alert as a Lua table.
-  package func table(_ alert: Alert) throws -> LuaValue {
-    let table = try lua.makeTable()
-    try table.set("title", .string(LuaString(alert.title)))
-    try table.set("message", .string(LuaString(alert.message)))
-    try table.set("dismiss", .string(LuaString(alert.dismissLabel)))
-    try table.set("path", .string(LuaString(alert.path)))
-    try table.set("count", .integer(Int64(alert.count)))
-    try table.set("unhandled", .boolean(alert.isUnhandled))
-    if let location = alert.sourceLocation {
-      try table.set("location", .string(LuaString(location)))
-    }
-    if let traceback = alert.traceback { try table.set("traceback", .string(LuaString(traceback))) }
-    if let reason = alert.failureReason {
-      try table.set("failure_reason", .string(LuaString(reason)))
-    }
-    if let suggestion = alert.recoverySuggestion {
-      try table.set("recovery_suggestion", .string(LuaString(suggestion)))
-    }
-    return .table(table)
   }
 }
 

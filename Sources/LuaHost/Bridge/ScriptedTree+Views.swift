@@ -122,16 +122,17 @@ extension ScriptedTree {
         })
       type.property("env", get: locked { try tree().lua.userdata(ScriptedEnvironment(view: $0)) })
       type.property(
-        "alert", get: locked { view in try view.alert.map { try tree().table($0) } ?? .nil })
+        "alert",
+        get: locked { view in try view.alert.map { try tree().table($0, boundary: view) } ?? .nil })
       type.property(
         "alerts",
         get: locked { view in
           let tree = try tree()
           return try tree.lua.value(
-            view.alerts.map { try tree.table($0) })
+            view.alerts.map { try tree.table($0, boundary: view) })
         })
       type.property("is_boundary", get: locked { .boolean($0.boundary != nil) })
-      for handler in ["on_tap", "on_change", "on_error"] {
+      for handler in ["on_tap", "on_change", "on_error", "on_reset"] {
         type.property(
           handler, get: { _ in .nil },
           set: lockedSet { view, value in try tree().setHandler(handler, of: view, to: value) })

@@ -55,7 +55,7 @@ public final class ScriptedTree {
     self.root = root
     memoryAccount = ScriptMemoryAccount(try lua.memoryAccount())
     var byKind: [ViewKind: ScriptedComponent] = [:]
-    var taken = Set(Self.builtInConstructors.map(\.name) + ["root", "find"])
+    var taken = Set(Self.builtInConstructors.map(\.name) + ["root", "find", "error"])
     for component in components {
       try component.validate(against: taken)
       taken.insert(component.name)
@@ -65,6 +65,7 @@ public final class ScriptedTree {
     try registerViewType()
     try registerEnvironmentType()
     try registerTimerType()
+    try registerErrorType()
     try lua.globals().set("ui", makeReadOnlyModule())
     try lua.globals().set("timer", makeTimerModule())
   }

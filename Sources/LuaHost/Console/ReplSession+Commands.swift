@@ -7,6 +7,8 @@ extension ReplSession {
     .help          this text
     .tree          draw the view tree
     .alerts        this session's alerts, with counts
+    .choose N      press button N of the last alert (its default was taken)
+    .details       the last alert's handler chain and traceback
     .load FILE     run a Lua file
     .reset         start over with a fresh state and app tree
     .sandbox       show the sandbox profile in effect
@@ -48,6 +50,20 @@ extension ReplSession {
       return .output(
         collector.history.map { "\($0.title) ×\($0.count)  \($0.message)  [\($0.path)]" }.joined(
           separator: "\n"))
+    case ".choose":
+      guard let (alert, _) = lastAlert else { return .error("no alert to choose from") }
+      let buttons = alert.actions.enumerated().map { "\($0.offset + 1) \($0.element.label)" }
+      guard words.count > 1, let number = Int(words[1].trimmingCharacters(in: " ")),
+        alert.actions.indices.contains(number - 1)
+      else {
+        return .error("usage: .choose N (buttons: \(buttons.joined(separator: " · ")))")
+      }
+      let label = alert.actions[number - 1].label
+      let outcome = choose(at: number - 1).luaName.split(separator: "_").joined(separator: " ")
+      return .output("chose \(label.visibleControls(keepingNewlines: false)): \(outcome)")
+    case ".details":
+      guard let (alert, _) = lastAlert else { return .error("no alert yet") }
+      return .output(AlertFormatter.details(alert))
     case ".load":
       guard words.count > 1 else { return .error("usage: .load FILE") }
       do {

@@ -121,6 +121,22 @@ public final class ReplSession {
   /// Every alert of the session, with its latest count.
   public var alertHistory: [Alert] { collector.history }
 
+  /// The alert the front end drew last, with its boundary: `.choose N` presses its
+  /// buttons and `.details` shows its handler chain and traceback. Set by ``drew(_:boundary:)``.
+  public private(set) var lastAlert: (alert: Alert, boundary: View)?
+
+  /// Tells the session that the front end drew `alert` (and took its default, or a choice).
+  public func drew(_ alert: Alert, boundary: View) {
+    lastAlert = (alert, boundary)
+  }
+
+  /// Presses button `index` (from 0) of the last drawn alert; it need not be up any more.
+  @discardableResult
+  public func choose(at index: Int) -> AlertChoice {
+    guard let (alert, boundary) = lastAlert else { return .notFound }
+    return tree.withState { _ in boundary.choose(at: index, of: alert) }
+  }
+
   /// Alerts presented since the last call, each with its boundary, oldest first.
   public func takeAlerts() -> [(alert: Alert, boundary: View)] {
     defer { collector.pending.removeAll() }

@@ -90,7 +90,7 @@ public final class Plugin: @unchecked Sendable {
       guard case .function(let function) = try lua.globals().rawGet(.string(LuaString(name))),
         let tree
       else { return false }
-      try tree.runAction(function, origin: panel) { arguments }
+      try tree.runAction(function, origin: panel) { _, _ in arguments }
       return true
     } ?? false
   }

@@ -11,6 +11,8 @@ public enum AlertFormatter {
   ///   suggestion: …    (its recoverySuggestion, if any)
   ///   view: root/guard/crash
   ///   source: app.lua:7
+  ///   handlers: inner declined · outer presented   (if a boundary passed it on)
+  ///   buttons: 1 Try again · 2 That sucks (default) (if there is more than one)
   ///   dismiss: That sucks
   /// ```
   /// Every string a script chose shows its control characters escaped.
@@ -26,14 +28,42 @@ public enum AlertFormatter {
     if let location = alert.sourceLocation {
       lines.append("  source: \(location.visibleControls(keepingNewlines: false))")
     }
+    if let chain = chain(of: alert) { lines.append("  handlers: \(chain)") }
+    if alert.actions.count > 1 {
+      let buttons = labels(of: alert).enumerated().map { "\($0.offset + 1) \($0.element)" }
+      lines.append("  buttons: \(buttons.joined(separator: " · ")) (default)")
+    }
     lines.append("  dismiss: \(alert.dismissLabel.visibleControls(keepingNewlines: false))")
     return lines.joined(separator: "\n")
   }
 
-  /// A box no wider than `width` columns, with the dismiss button at the bottom right.
-  public static func box(_ alert: Alert, width: Int = 72, bold: String = "", reset: String = "")
-    -> String
-  {
+  /// The handler chain, unless it only says that the first boundary presented the error
+  /// (or that there was none: the title says "Unhandled error").
+  public static func chain(of alert: Alert) -> String? {
+    let steps = alert.handlerChain
+    if steps.count == 1 && [.presented, .unhandled].contains(steps[0].decision) { return nil }
+    return steps.isEmpty ? nil : steps.chainDescription.visibleControls(keepingNewlines: false)
+  }
+
+  /// The button labels, as shown.
+  static func labels(of alert: Alert) -> [String] {
+    alert.actions.map { $0.label.visibleControls(keepingNewlines: false) }
+  }
+
+  /// What `d` (details) shows: the handler chain and the traceback.
+  public static func details(_ alert: Alert) -> String {
+    var lines = ["handlers: \(alert.handlerChain.chainDescription)"]
+    if let location = alert.sourceLocation { lines.append("source: \(location)") }
+    lines.append(alert.traceback.map { "traceback:\n\($0)" } ?? "no traceback")
+    return lines.joined(separator: "\n").visibleControls()
+  }
+
+  /// A box no wider than `width` columns, with the buttons at the bottom right, the dismiss
+  /// button last; `selected` (an index into the alert's `actions`) is drawn as `[> label <]`.
+  /// With more than one button, each shows its number.
+  public static func box(
+    _ alert: Alert, width: Int = 72, bold: String = "", reset: String = "", selected: Int? = nil
+  ) -> String {
     let title =
       alert.title.visibleControls(keepingNewlines: false)
       + (alert.count > 1 ? " ×\(alert.count)" : "")
@@ -46,7 +76,8 @@ public enum AlertFormatter {
     if let location = alert.sourceLocation {
       body.append("source: \(location.visibleControls(keepingNewlines: false))")
     }
-    let button = "[ \(alert.dismissLabel.visibleControls(keepingNewlines: false)) ]"
+    if let chain = chain(of: alert) { body.append("handlers: \(chain)") }
+    let button = buttons(of: alert, selected: selected)
     let inner = min(
       max(width - 4, 10), max(body.map(\.count).max() ?? 0, button.count, title.count + 2))
     func line(_ text: String) -> String {
@@ -57,9 +88,20 @@ public enum AlertFormatter {
         + String(repeating: "─", count: max(inner - title.count - 1, 0)) + "╮"
     ]
     out += body.flatMap { wrap($0, width: inner) }.map(line)
-    out.append(line(String(repeating: " ", count: inner - button.count) + button))
+    for row in wrap(button, width: inner) {
+      out.append(line(String(repeating: " ", count: max(inner - row.count, 0)) + row))
+    }
     out.append("╰" + String(repeating: "─", count: inner + 2) + "╯")
     return out.joined(separator: "\n")
+  }
+
+  /// The button row: `[ That sucks ]`, or `[1 Try again] [>2 That sucks<]`.
+  package static func buttons(of alert: Alert, selected: Int?) -> String {
+    let labels = labels(of: alert)
+    guard labels.count > 1 else { return "[ \(labels.first ?? alert.dismissLabel) ]" }
+    return labels.enumerated().map { index, label in
+      index == selected ? "[>\(index + 1) \(label)<]" : "[\(index + 1) \(label)]"
+    }.joined(separator: " ")
   }
 
   /// Splits `text` into lines of at most `width` characters, at spaces where possible.

@@ -32,6 +32,8 @@ package struct CommandLineOptions: Equatable, Sendable {
   package var scriptArguments: [String] = []
   /// `--plugins DIR`: load the plugins in DIR into the app tree.
   package var pluginDirectory: String?
+  /// `--error-log FILE`: where every routed error is logged as a JSON line.
+  package var errorLogPath: String?
   /// `--trusted`: the full standard library, no filtering, no limits unless given.
   package var trusted = false
   /// `--allow io,os,package,debug`: libraries granted to the sandbox.
@@ -82,6 +84,10 @@ package struct CommandLineOptions: Equatable, Sendable {
         index += 1
         guard index < arguments.count else { throw UsageError("'--plugins' needs an argument") }
         pluginDirectory = arguments[index]
+      case "--error-log":
+        index += 1
+        guard index < arguments.count else { throw UsageError("'--error-log' needs an argument") }
+        errorLogPath = arguments[index]
       case "--allow", "--memory", "--timeout", "--instructions":
         index += 1
         guard index < arguments.count else { throw UsageError("'\(word)' needs an argument") }

@@ -48,6 +48,7 @@ package struct ScriptRunner {
       -E        ignore environment variables
       -W        turn warnings on
       --plugins DIR      load the plugins in DIR (each sandboxed, with its own panel)
+      --error-log FILE   append every routed error to FILE as a line of JSON
       --trusted          full standard library, no sandbox; started through a link
                          named lua, luahost is always trusted (runs Lua's test suite)
       --allow LIBS       grant sandboxed scripts io, os, package and/or debug (comma-separated)
@@ -102,11 +103,17 @@ package struct ScriptRunner {
         && !options.showVersion)
     let lua: LuaState
     let presenter = TranscriptAlertPresenter { StandardStreams.out($0) }
+    let errorLog = try options.errorLogPath.map(ErrorLogFile.init(path:))
     var session: ReplSession?
     var tree: ScriptedTree?
     if startsRepl {
       let repl = try ReplSession(
-        makeState: { try makeState(options) }, makeWindow: DemoApp.makeWindow,
+        makeState: { try makeState(options) },
+        makeWindow: {
+          let window = DemoApp.makeWindow()
+          window.environment.errorLog = errorLog?.log
+          return window
+        },
         profile: Self.describeProfile(options), colors: false)
       session = repl
       lua = repl.lua
@@ -114,8 +121,10 @@ package struct ScriptRunner {
       lua = try makeState(options)
       let root = View.window(id: "root")
       root.environment.alertPresenter = presenter
+      root.environment.errorLog = errorLog?.log
       tree = try ScriptedTree(lua: lua, root: root)
     }
+    defer { withExtendedLifetime(errorLog) {} }
     defer {
       withExtendedLifetime(tree) {}
       lua.close()
@@ -123,6 +132,8 @@ package struct ScriptRunner {
     var pluginHost: PluginHost?
     if let directory = options.pluginDirectory {
       let root = session?.tree.root ?? tree!.root
+      // Where loadPlugins puts the panels, so that loading errors name their plugin too.
+      errorLog?.pluginsPath = root.find("plugins")?.path ?? root.path + "/plugins"
       pluginHost = try loadPlugins(from: directory, into: root, options: options)
       if let session { session.pluginHost = pluginHost }
     }

@@ -103,23 +103,31 @@ package final class InteractiveLoop {
     return reply
   }
 
-  /// Draws the alerts raised since the last input, oldest first, dismissing each: on a
-  /// terminal after the user presses Enter, in a pipe at once (so queued ones show too).
+  /// Draws the alerts raised since the last input, oldest first: on a terminal as boxes
+  /// whose buttons the user picks from (Enter alone dismisses), in a pipe in the plain
+  /// form, taking the default at once (so queued ones show too; `.choose N` presses
+  /// another button of the last one).
   func drawAlerts(_ reader: inout any LineReader) {
     while true {
       let alerts = session.takeAlerts()
       if alerts.isEmpty { return }
       for (alert, boundary) in alerts {
         let latest = boundary.alert.flatMap { $0.isSame(as: alert) ? $0 : nil } ?? alert
-        if terminal {
-          StandardStreams.out(
-            AlertFormatter.box(
-              latest, bold: colors ? "\u{1B}[1;31m" : "", reset: colors ? "\u{1B}[0m" : "") + "\n")
-          _ = reader.readLine(prompt: "press Enter to dismiss ")
-        } else {
+        session.drew(latest, boundary: boundary)
+        guard terminal else {
           StandardStreams.out(AlertFormatter.plain(latest) + "\n")
+          boundary.dismiss()
+          continue
         }
-        boundary.dismiss()
+        let pick = AlertPicker(alert: latest, colors: colors).run()
+        StandardStreams.out("\r\u{1B}[K")
+        if case .button(let index) = pick, index != latest.actions.count - 1 {
+          let label = latest.actions[index].label.visibleControls(keepingNewlines: false)
+          StandardStreams.out("chose \(label)\n")
+          session.choose(at: index)
+        } else {
+          boundary.dismiss()
+        }
       }
     }
   }

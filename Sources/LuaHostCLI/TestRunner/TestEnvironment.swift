@@ -66,7 +66,7 @@ final class TestEnvironment {
           var alerts: [LuaValue] = []
           _ = try root.find { view in
             for alert in view.alerts {
-              let table = try tree.table(alert)
+              let table = try tree.table(alert, boundary: view)
               if case .table(let t) = table { try t.set("boundary", .string(LuaString(view.id))) }
               alerts.append(table)
             }

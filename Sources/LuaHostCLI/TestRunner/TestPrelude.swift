@@ -70,7 +70,12 @@ enum TestPrelude {
 
     -- Runs fn, then lets async work it started settle: until an alert is up (when one is
     -- expected) or nothing is in flight, for at most `within` seconds (default 2).
+    -- With no fn, it only settles and reads the alerts up now (after alert:choose, say).
     local function run_for_alerts(fn, within, wants_alert)
+      if fn == nil then
+        host.settle(within or 2, wants_alert)
+        return host.alerts()
+      end
       host.clear_alerts()
       local ok, err = pcall(fn)
       if not ok then
@@ -106,11 +111,21 @@ enum TestPrelude {
       if spec.message ~= nil and not matches(a.message, spec.message) then
         fail(format('expected alert message to match %s, got %s', show(spec.message), show(a.message)))
       end
+      if spec.chain ~= nil and not matches(a.chain, spec.chain) then
+        fail(format('expected alert handler chain to match %s, got %s', show(spec.chain), show(a.chain)))
+      end
+      if spec.actions ~= nil then
+        local out = {}
+        diff(a.actions, spec.actions, '', out, {})
+        if #out > 0 then
+          fail(format('expected alert buttons {%s}, got {%s}', concat(spec.actions, ', '), concat(a.actions, ', ')))
+        end
+      end
       return a
     end
 
-    function expect.no_alert(fn)
-      local alerts = run_for_alerts(fn)
+    function expect.no_alert(fn, options)
+      local alerts = run_for_alerts(fn, options and options.within)
       if #alerts > 0 then fail('expected no alert, got ' .. describe_alerts(alerts)) end
     end
 

@@ -33,6 +33,16 @@ public struct Alert: Sendable {
   /// The error presented: the first one raised, or the replacement a filter chose.
   public let error: any Error
 
+  /// The buttons, in order; the last is the dismiss button (``dismissLabel``), the default.
+  public internal(set) var actions: [AlertAction]
+
+  /// What each boundary did with the error on its way here: "inner declined · outer
+  /// presented" (``HandlerStep``; `handlerChain.chainDescription` is that line).
+  public let handlerChain: [HandlerStep]
+
+  /// The work that failed, if it can run again.
+  var retry: RetryableWork?
+
   /// Who pays for this alert while it is pending, and how much (see ``MemoryAccount``).
   var charge: (account: any MemoryAccount, bytes: Int)?
 
@@ -56,7 +66,7 @@ public struct Alert: Sendable {
 
   init(
     title: String, message: String, dismissLabel: String, path: String, isUnhandled: Bool,
-    error: any Error
+    error: any Error, actions: [AlertAction] = [], handlerChain: [HandlerStep] = []
   ) {
     self.title = title
     self.message = message
@@ -64,6 +74,8 @@ public struct Alert: Sendable {
     self.path = path
     self.isUnhandled = isUnhandled
     self.error = error
+    self.actions = actions.isEmpty ? [AlertAction(dismissLabel, role: .dismiss)] : actions
+    self.handlerChain = handlerChain
   }
 }
 
@@ -72,8 +84,11 @@ public struct Alert: Sendable {
 extension Alert {
   /// What a pending alert costs: its strings, the error's own copy of its message and
   /// value (about the message's size again), and a traceback's worth.
-  static func memoryCost(title: String, message: String, path: String) -> Int {
+  static func memoryCost(
+    title: String, message: String, path: String, actions: [AlertAction] = []
+  ) -> Int {
     2 * message.utf8.count + title.utf8.count + path.utf8.count + 4096
+      + actions.reduce(0) { $0 + $1.label.utf8.count + 64 }
   }
 
   /// Gives the alert's charge back; call once, when the alert stops being pending.
@@ -85,6 +100,11 @@ extension Alert {
 // MARK: - Reading errors
 
 extension Alert {
+  /// The title `error` asks for (an ``AlertDetailing/alertTitle``), if any.
+  static func title(for error: any Error) -> String? {
+    (error as? any AlertDetailing)?.alertTitle
+  }
+
   /// The text an alert shows for `error`: a `LocalizedError`'s `errorDescription` (also
   /// when it is the ``AlertDetailing/underlyingError`` of a script error), else an
   /// ``AlertDetailing`` error's ``AlertDetailing/alertMessage``, else its description.
@@ -112,9 +132,11 @@ extension Alert {
 }
 
 extension Alert: CustomStringConvertible {
-  /// One line such as `Error: MyError() [root/guard/crash] ×2 (That sucks)`.
+  /// One line such as `Error: MyError() [root/guard/crash] ×2 (That sucks)`; with more
+  /// buttons, `(Try again | That sucks)`.
   public var description: String {
     let times = count > 1 ? " ×\(count)" : ""
-    return "\(title): \(message) [\(path)]\(times) (\(dismissLabel))"
+    let buttons = actions.map(\.label).joined(separator: " | ")
+    return "\(title): \(message) [\(path)]\(times) (\(buttons))"
   }
 }

@@ -16,6 +16,11 @@ public protocol AlertDetailing: Error {
   /// The Swift error this error carries across the scripting layer, if any: alerts take
   /// its `LocalizedError` text (description, failure reason, recovery suggestion).
   var underlyingError: (any Error)? { get }
+  /// The alert's title, in place of the boundary's, if the error asks for one.
+  var alertTitle: String? { get }
+  /// The error's own ways out, shown as buttons before the boundary's (at most
+  /// ``AlertAction/limit``).
+  var alertActions: [AlertAction] { get }
 }
 
 extension AlertDetailing {
@@ -30,4 +35,8 @@ extension AlertDetailing {
 
   /// None.
   public var underlyingError: (any Error)? { nil }
+  /// None: the boundary's title.
+  public var alertTitle: String? { nil }
+  /// None.
+  public var alertActions: [AlertAction] { [] }
 }

@@ -66,9 +66,15 @@ extension ErrorHandler {
   public func callAsFunction(
     _ body: sending @escaping @isolated(any) () async throws -> Void
   ) -> Task<Void, Never>? {
+    start(UncheckedWork(body: body))
+  }
+
+  /// Starts `work` in a task tracked by the origin; a boundary that offers "Try again"
+  /// starts it once more.
+  private func start(_ work: UncheckedWork) -> Task<Void, Never>? {
     guard let origin else { return nil }
     let reference = ViewReference(view: origin)
-    let work = UncheckedWork(body: body)
+    let retry = RetryableWork { _ = start(work) }
     var started: Task<Void, Never>?
     View.treeLock.withLock {
       origin.track { finished in
@@ -79,7 +85,7 @@ extension ErrorHandler {
             // Cancelled with its view: nothing to show.
           } catch {
             View.treeLock.withLock {
-              if let view = reference.view { ErrorRouter.route(error, from: view) }
+              if let view = reference.view { ErrorRouter.route(error, from: view, retry: retry) }
             }
           }
           finished()

@@ -54,11 +54,15 @@ public struct EnvironmentValues {
       return nil
     }
     nonmutating set {
+      let watched = View.boundariesWithResetKeys.load(ordering: .relaxed) > 0
+      let old = watched ? self[named: name] : nil
       if let newValue {
         view?.namedEnvironment[name] = newValue
       } else {
         view?.namedEnvironment.removeValue(forKey: name)
       }
+      // Boundaries below that reset on this name do, unless the value stayed the same.
+      if watched, !View.isSameValue(old, self[named: name]) { view?.namedValueChanged(name) }
     }
   }
 

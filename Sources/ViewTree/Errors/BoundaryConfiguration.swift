@@ -20,14 +20,44 @@ public struct BoundaryConfiguration {
   /// so nothing a plugin raises reaches the host's part of the tree.
   public var isIsolated: Bool
 
+  /// Whether the alert offers "Try again" (``retryLabel``), which runs the failed work
+  /// again: the view's action, or the body given to ``ErrorHandler``. If it fails again,
+  /// the alert comes back counted ×N.
+  public var offersRetry: Bool
+
+  /// The label of the retry button.
+  public var retryLabel: String
+
+  /// Runs when the boundary resets: when its alert is dismissed with "Reset"
+  /// (``resetLabel``), or when an environment value named in ``resetKeys`` changes while
+  /// an alert is up. The boundary's children are removed first; `onReset` rebuilds them.
+  /// An error it throws goes up from the boundary's parent. Without it, an alert has no
+  /// reset button, and a reset key only dismisses the boundary's alerts.
+  public var onReset: ((_ boundary: View) throws -> Void)?
+
+  /// The label of the reset button.
+  public var resetLabel: String
+
+  /// Names of environment values (``EnvironmentValues/subscript(named:)``): setting one of
+  /// them, at the boundary or above it, resets the boundary while it shows an alert, as
+  /// react-error-boundary's `resetKeys` do.
+  public var resetKeys: Set<String>
+
   /// Creates a configuration; the defaults give the "Error" / "That sucks" alert.
   public init(
     title: String = "Error", dismissLabel: String = "That sucks", isIsolated: Bool = false,
-    onError: BoundaryFilter? = nil
+    offersRetry: Bool = false, retryLabel: String = "Try again", resetLabel: String = "Reset",
+    resetKeys: Set<String> = [], onError: BoundaryFilter? = nil,
+    onReset: ((_ boundary: View) throws -> Void)? = nil
   ) {
     self.title = title
     self.dismissLabel = dismissLabel
     self.isIsolated = isIsolated
+    self.offersRetry = offersRetry
+    self.retryLabel = retryLabel
+    self.resetLabel = resetLabel
+    self.resetKeys = resetKeys
+    self.onReset = onReset
     self.onError = onError
   }
 

@@ -2,6 +2,8 @@
 public enum BoundaryDecision: Sendable {
   /// Present the error at this boundary.
   case handle
+  /// Present the error at this boundary, with `actions` before its own buttons.
+  case offer([AlertAction])
   /// Pass the error unchanged to the next boundary up.
   case decline
   /// Present `into` at this boundary instead of the original error.

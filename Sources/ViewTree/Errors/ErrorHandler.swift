@@ -25,21 +25,31 @@ public struct ErrorHandler {
   /// - Returns: `false` if the origin view no longer exists, so the error was dropped.
   @discardableResult
   public func handle(_ error: any Error) -> Bool {
+    handle(error, retry: nil)
+  }
+
+  /// Sends `error` to the nearest boundary at or above the origin, with the work that
+  /// failed: a boundary that offers "Try again" runs `retry` when it is chosen.
+  ///
+  /// - Returns: `false` if the origin view no longer exists, so the error was dropped.
+  @discardableResult
+  public func handle(_ error: any Error, retry: RetryableWork?) -> Bool {
     guard let origin else { return false }
-    ErrorRouter.route(error, from: origin)
+    ErrorRouter.route(error, from: origin, retry: retry)
     return true
   }
 
-  /// Runs `body` and returns its result; an error it throws goes to the nearest boundary.
+  /// Runs `body` and returns its result; an error it throws goes to the nearest boundary,
+  /// and a boundary that offers "Try again" runs `body` again when it is chosen.
   ///
   /// For a `Void` body the result is `()` on success and `nil` if `body` threw.
   /// - Returns: The result of `body`, or `nil` if it threw.
   @discardableResult
-  public func handle<T>(_ body: () throws -> T) -> T? {
+  public func handle<T>(_ body: @escaping () throws -> T) -> T? {
     do {
       return try body()
     } catch {
-      handle(error)
+      handle(error, retry: RetryableWork { _ = try body() })
       return nil
     }
   }
@@ -50,7 +60,7 @@ public struct ErrorHandler {
   /// is `()` on success and `nil` if `body` threw.
   /// - Returns: The result of `body`, or `nil` if it threw.
   @discardableResult
-  public func callAsFunction<T>(_ body: () throws -> T) -> T? {
+  public func callAsFunction<T>(_ body: @escaping () throws -> T) -> T? {
     handle(body)
   }
 }

@@ -7,17 +7,23 @@
 /// by a filter passes over the boundaries whose filters are running on its own
 /// thread, so a failing or re-raising handler cannot loop. Dispatches on other
 /// threads (a shared tree, see ``View/treeLock``) still consult those filters.
+///
+/// On its way the walk writes down what each boundary did (the handler chain); the
+/// presenting boundary's ``EnvironmentValues/errorLog`` gets the result.
 enum ErrorRouter {
   private enum Outcome {
-    case present(any Error)
-    case passUp(any Error)
+    case present(any Error, HandlerStep.Decision, offered: [AlertAction])
+    case passUp(any Error, HandlerStep.Decision)
   }
 
-  /// Routes `error`, raised at `origin`, to the nearest boundary that handles it.
-  static func route(_ error: any Error, from origin: View) {
+  /// Routes `error`, raised at `origin`, to the nearest boundary that handles it; `retry`
+  /// is the work that failed, for a boundary that offers "Try again".
+  static func route(_ error: any Error, from origin: View, retry: RetryableWork? = nil) {
     var error = error
     var node = origin
     var consulted: [View] = []
+    var chain: [HandlerStep] = []
+    var offered: [AlertAction] = []
     var configuration = BoundaryConfiguration.unhandled
     var isUnhandled = true
     let thread = ReentrantLock.currentThread
@@ -26,17 +32,23 @@ enum ErrorRouter {
         // A nested error from this boundary's own filter passes over it, like a decline.
         let outcome =
           node.consultingThreads.contains(thread)
-          ? Outcome.passUp(error)
+          ? Outcome.passUp(error, .skipped)
           : decide(
             error, at: node, with: boundary, origin: origin, thread: thread, consulted: &consulted)
         let presentsHere: Bool
         switch outcome {
-        case .present(let presented):
+        case .present(let presented, let decision, let actions):
           error = presented
+          offered = actions
           presentsHere = true
-        case .passUp(let passed):
+          chain.append(HandlerStep(boundary: node.id, path: node.path, decision: decision))
+        case .passUp(let passed, let decision):
           error = passed
+          chain.append(HandlerStep(boundary: node.id, path: node.path, decision: decision))
           presentsHere = boundary.isIsolated  // errors may not leave an isolated boundary
+          if presentsHere {
+            chain.append(HandlerStep(boundary: node.id, path: node.path, decision: .presented))
+          }
         }
         if presentsHere {
           configuration = boundary
@@ -52,8 +64,14 @@ enum ErrorRouter {
         view.consultingThreads.remove(at: index)
       }
     }
+    if isUnhandled {
+      chain.append(HandlerStep(boundary: node.id, path: node.path, decision: .unhandled))
+    }
     node.enqueueAlert(
-      for: error, origin: origin, configuration: configuration, isUnhandled: isUnhandled)
+      for: error,
+      context: AlertContext(
+        origin: origin, configuration: configuration, isUnhandled: isUnhandled,
+        chain: chain, offered: offered, retry: retry))
   }
 
   /// Asks the boundary at `node` what to do with `error`.
@@ -61,21 +79,33 @@ enum ErrorRouter {
     _ error: any Error, at node: View, with boundary: BoundaryConfiguration, origin: View,
     thread: UInt, consulted: inout [View]
   ) -> Outcome {
-    guard let filter = boundary.onError else { return .present(error) }
+    guard let filter = boundary.onError else { return .present(error, .presented, offered: []) }
     node.consultingThreads.append(thread)
     consulted.append(node)
     do {
       switch try filter(error, origin) {
-      case .handle: return .present(error)
-      case .transform(let replacement): return .present(replacement)
-      case .decline: return .passUp(error)
-      case .escalate(let replacement): return .passUp(replacement)
+      case .handle: return .present(error, .presented, offered: [])
+      case .offer(let actions): return .present(error, .presented, offered: actions)
+      case .transform(let replacement): return .present(replacement, .transformed, offered: [])
+      case .decline: return .passUp(error, .declined)
+      case .escalate(let replacement): return .passUp(replacement, .escalated)
       }
     } catch let failure {
       // The original stays the first error of the chain, so nested failures do not nest.
       let original = (error as? ViewTreeError)?.rootOriginal ?? error
       return .passUp(
-        ViewTreeError.handlerFailed(boundary: node.path, original: original, failure: failure))
+        ViewTreeError.handlerFailed(boundary: node.path, original: original, failure: failure),
+        .failed)
     }
   }
+}
+
+/// What the walk learnt about an error besides the error itself.
+struct AlertContext {
+  let origin: View
+  let configuration: BoundaryConfiguration
+  let isUnhandled: Bool
+  let chain: [HandlerStep]
+  let offered: [AlertAction]
+  let retry: RetryableWork?
 }

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 // MARK: - Presenting alerts
 
 extension View {
@@ -37,16 +43,17 @@ extension View {
     while dismiss() != nil {}
   }
 
-  /// Presents an alert for `error`, or counts it if the same alert is already pending.
+  /// Presents an alert for `error`, or counts it if the same alert is already pending,
+  /// and logs it (``EnvironmentValues/errorLog``).
   ///
   /// Alerts match when title, message and origin path are equal; the first
   /// error is kept. The alert becomes current before the presenter is called,
   /// so errors raised by the presenter queue instead of recursing.
-  func enqueueAlert(
-    for error: any Error, origin: View, configuration: BoundaryConfiguration, isUnhandled: Bool
-  ) {
+  func enqueueAlert(for error: any Error, context: AlertContext) {
     let message = Alert.message(for: error)
-    let title = configuration.title
+    let title = Alert.title(for: error) ?? context.configuration.title
+    let origin = context.origin
+    defer { log(error, message: message, context: context) }
     if let index = pendingAlerts.firstIndex(where: {
       $0.message == message && $0.title == title && origin.hasPath($0.path)
     }) {
@@ -59,22 +66,65 @@ extension View {
       return
     }
     let path = origin.path
+    var retry = context.retry
+    retry?.origin = origin
+    let actions = Self.actions(for: error, context: context, canRetry: retry != nil)
     // The view the error came from pays, so a script's alerts count against its memory
     // limit wherever they are shown (with a small overdraft: its memory error is shown).
     let account = origin.payingAccount
-    let cost = Alert.memoryCost(title: title, message: message, path: path)
+    let cost = Alert.memoryCost(title: title, message: message, path: path, actions: actions)
     if let account, !account.charge(cost, overdraft: true) {
       droppedAlertCount += 1
       return
     }
     var alert = Alert(
-      title: title, message: message, dismissLabel: configuration.dismissLabel, path: path,
-      isUnhandled: isUnhandled, error: error)
+      title: title, message: message, dismissLabel: context.configuration.dismissLabel,
+      path: path, isUnhandled: context.isUnhandled, error: error, actions: actions,
+      handlerChain: context.chain)
+    alert.retry = retry
     alert.charge = account.map { ($0, cost) }
+    if let retried = retriedAlert, retried.title == title, retried.message == message,
+      retried.path == path
+    {
+      alert.count = retried.count + 1
+      retriedAlert = nil
+    }
     pendingAlerts.append(alert)
     if pendingAlerts.count == 1 {
       environment.alertPresenter?.present(alert, boundary: self)
     }
+  }
+
+  /// The buttons of an alert for `error`: the error's recovery options and own actions,
+  /// the filter's, "Try again", "Reset", and the dismiss button last.
+  private static func actions(for error: any Error, context: AlertContext, canRetry: Bool)
+    -> [AlertAction]
+  {
+    let configuration = context.configuration
+    let own =
+      Alert.recoveryActions(for: error) + ((error as? any AlertDetailing)?.alertActions ?? [])
+    var actions = (own + context.offered).prefix(AlertAction.limit).map { action in
+      action.label.count > AlertAction.labelLimit || action.label.contains(where: \.isNewline)
+        ? action.relabeled(AlertAction.clip(action.label)) : action
+    }
+    if configuration.offersRetry && canRetry {
+      actions.append(AlertAction(configuration.retryLabel, role: .retry))
+    }
+    if configuration.onReset != nil {
+      actions.append(AlertAction(configuration.resetLabel, role: .reset))
+    }
+    actions.append(AlertAction(configuration.dismissLabel, role: .dismiss))
+    return actions
+  }
+
+  /// Hands the routed error to the error log of this (the presenting) view, if it has one.
+  private func log(_ error: any Error, message: String, context: AlertContext) {
+    guard let log = environment.errorLog else { return }
+    log(
+      ErrorLogEntry(
+        time: Date(), error: error, message: message,
+        sourceLocation: Alert.sourceLocation(of: error), originPath: context.origin.path,
+        boundaryPath: path, handlerChain: context.chain, isUnhandled: context.isUnhandled))
   }
 }
 

@@ -35,7 +35,10 @@ extension View {
       try handler(self, values)
       return true
     } catch {
-      ErrorRouter.route(error, from: self)
+      let retry = RetryableWork { [weak self] in
+        if let self { try handler(self, values) }
+      }
+      ErrorRouter.route(error, from: self, retry: retry)
       return false
     }
   }
@@ -45,15 +48,16 @@ extension View {
 
   /// Runs `action` with this view; an error it throws goes to the nearest error boundary.
   ///
-  /// This is the hot path behind ``tap()``: no allocation unless the action throws.
+  /// This is the hot path behind ``tap()``: no allocation unless the action throws. A
+  /// boundary that offers "Try again" runs `action` again when it is chosen.
   /// - Returns: `true` if `action` returned normally.
   @discardableResult
-  public func perform(_ action: ViewAction) -> Bool {
+  public func perform(_ action: @escaping ViewAction) -> Bool {
     do {
       try action(self)
       return true
     } catch {
-      ErrorRouter.route(error, from: self)
+      ErrorRouter.route(error, from: self, retry: .action(action, of: self))
       return false
     }
   }

@@ -74,10 +74,20 @@ public final class View {
   ///
   /// Views of kind ``ViewKind/boundary`` start with the default configuration;
   /// any other view becomes a boundary when this is set.
-  public var boundary: BoundaryConfiguration?
+  public var boundary: BoundaryConfiguration? {
+    didSet {
+      let had = !(oldValue?.resetKeys.isEmpty ?? true)
+      let has = !(boundary?.resetKeys.isEmpty ?? true)
+      if had != has { _ = View.boundariesWithResetKeys.add(has ? 1 : -1, ordering: .relaxed) }
+    }
+  }
 
   /// Alerts this view presents: the first is current, the rest are queued.
   var pendingAlerts: [Alert] = []
+
+  /// The alert whose work "Try again" is running, with its count: if the work fails the
+  /// same way again, the new alert continues the count (×N).
+  var retriedAlert: (title: String, message: String, path: String, count: Int)?
 
   /// How many distinct alerts were dropped because the queue was full.
   public internal(set) var droppedAlertCount = 0
@@ -125,6 +135,9 @@ public final class View {
   // Runs under the tree lock: another thread may be reading a child's `parent`.
   deinit {
     if chargedBytes > 0 { memoryAccount?.release(chargedBytes) }
+    if !(boundary?.resetKeys.isEmpty ?? true) {
+      _ = View.boundariesWithResetKeys.subtract(1, ordering: .relaxed)
+    }
     if !runningWork.isEmpty {
       for task in runningWork.values { task.cancel() }
       _ = View.viewsWithWork.subtract(1, ordering: .relaxed)

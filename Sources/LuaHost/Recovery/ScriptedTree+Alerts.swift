@@ -1,0 +1,125 @@
+import Lua
+import ViewTree
+
+extension ScriptedTree {
+  /// An alert of `boundary` as a Lua table: `title`, `message`, `dismiss`, `path`, `count`,
+  /// `unhandled`, `actions` (the button labels, dismiss last), `chain` ("inner declined ·
+  /// outer presented"), `handlers` (`{ boundary =, path =, decision = }` each), and, when
+  /// known, `location`, `traceback`, `failure_reason`, `recovery_suggestion`. Its method
+  /// `alert:choose(label or number)` presses a button while the alert is up.
+  package func table(_ alert: Alert, boundary: View) throws -> LuaValue {
+    let table = try lua.makeTable()
+    func set(_ key: String, _ text: String?) throws {
+      if let text { try table.set(key, .string(LuaString(text))) }
+    }
+    try set("title", alert.title)
+    try set("message", alert.message)
+    try set("dismiss", alert.dismissLabel)
+    try set("path", alert.path)
+    try table.set("count", .integer(Int64(alert.count)))
+    try table.set("unhandled", .boolean(alert.isUnhandled))
+    try set("location", alert.sourceLocation)
+    try set("traceback", alert.traceback)
+    try set("failure_reason", alert.failureReason)
+    try set("recovery_suggestion", alert.recoverySuggestion)
+    try table.set("actions", lua.value(alert.actions.map { LuaValue.string(LuaString($0.label)) }))
+    try set("chain", alert.handlerChain.chainDescription)
+    let steps = try alert.handlerChain.map { step -> LuaValue in
+      let entry = try lua.makeTable()
+      try entry.set("boundary", .string(LuaString(step.boundary)))
+      try entry.set("path", .string(LuaString(step.path)))
+      try entry.set("decision", .string(LuaString(step.decision.rawValue)))
+      return .table(entry)
+    }
+    try table.set("handlers", lua.value(steps))
+    try table.set("choose", chooser(for: alert, of: boundary))
+    return .table(table)
+  }
+
+  /// `alert:choose(label)` or `alert:choose(n)`: presses a button of `alert` (see
+  /// ``View/choose(_:of:)``); returns what happened (`"dismissed"`, `"recovered"`,
+  /// `"not_recovered"`, `"retried"`, `"reset"`).
+  private func chooser(for alert: Alert, of boundary: View) throws -> LuaValue {
+    try function { [weak boundary] tree, arguments in
+      let choice = arguments.count > 1 ? arguments[1] : .nil
+      let buttons = alert.actions.map { "'\($0.label)'" }.joined(separator: ", ")
+      let result = try View.treeLock.withLock { () -> AlertChoice in
+        guard let boundary else {
+          throw LuaError(kind: .runtime, message: "alert:choose: the boundary is gone")
+        }
+        try tree.checkReach(boundary)
+        switch choice {
+        case .string(let label): return boundary.choose(label.description, of: alert)
+        case .integer(let number) where number >= 1 && number <= alert.actions.count:
+          return boundary.choose(at: Int(number) - 1, of: alert)
+        default: return .notFound
+        }
+      }
+      guard result != .notFound else {
+        throw LuaError(
+          kind: .runtime,
+          message: "alert:choose: \(choice.isNil ? "no label given" : "no button \(choice)")"
+            + " (its buttons: \(buttons))")
+      }
+      return [.string(LuaString(result.luaName))]
+    }
+  }
+
+  /// A boundary's configuration from a constructor's spec: `title`, `dismiss`, `retry`
+  /// (and `retry_label`), `reset_label`, `reset_keys`. `on_error` and `on_reset` are set
+  /// as handlers.
+  func boundaryConfiguration(from spec: ComponentSpec) throws -> BoundaryConfiguration {
+    var configuration = BoundaryConfiguration()
+    if let title = try spec.get("title", as: String.self) { configuration.title = title }
+    if let dismiss = try spec.get("dismiss", as: String.self) {
+      configuration.dismissLabel = AlertAction.clip(dismiss)
+    }
+    configuration.offersRetry = try spec.get("retry", as: Bool.self) ?? false
+    if let label = try spec.get("retry_label", as: String.self) {
+      configuration.retryLabel = AlertAction.clip(label)
+    }
+    if let label = try spec.get("reset_label", as: String.self) {
+      configuration.resetLabel = AlertAction.clip(label)
+    }
+    if case .table(let keys) = try spec["reset_keys"] {
+      let names = try keys.array().map { try String(luaValue: $0) }
+      guard names.count <= 32 else {
+        throw LuaError(kind: .runtime, message: "reset_keys: at most 32 names")
+      }
+      configuration.resetKeys = Set(names)
+    }
+    return configuration
+  }
+
+  /// Runs a boundary's Lua `on_reset(boundary)` after its children were removed; each view
+  /// it returns is added to the boundary.
+  func rebuild(_ boundary: View, with function: LuaFunction) throws {
+    let results = try callingLua {
+      do {
+        return try function.call(value(boundary))
+      } catch {
+        throw presentable(error, origin: boundary)
+      }
+    }
+    let views = try results.filter { !$0.isNil }.map {
+      try Self.view($0, argument: "on_reset result")
+    }
+    try View.treeLock.withLock {
+      for view in views { try place(view, in: boundary, at: nil) }
+    }
+  }
+}
+
+extension AlertChoice {
+  /// How Lua names the outcome.
+  var luaName: String {
+    switch self {
+    case .notFound: "not_found"
+    case .dismissed: "dismissed"
+    case .recovered: "recovered"
+    case .notRecovered: "not_recovered"
+    case .retried: "retried"
+    case .reset: "reset"
+    }
+  }
+}

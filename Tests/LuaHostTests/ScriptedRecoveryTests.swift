@@ -1,0 +1,181 @@
+import Foundation
+import Lua
+import LuaHost
+import Testing
+import ViewTree
+
+/// A Swift error with a recovery option, raised through Lua.
+private struct GoneOffline: RecoverableError, CustomStringConvertible {
+  var recoveryOptions: [String] { ["Go online"] }
+  func attemptRecovery(optionIndex: Int) -> Bool { true }
+  var description: String { "offline" }
+}
+
+@Suite(.timeLimit(.minutes(5))) struct ScriptedRecoveryTests: ScriptedWindowSuite {
+  let root = View.window(id: "root")
+  let recorder = Recorder()
+  let tree: ScriptedTree
+
+  init() throws {
+    // No deadline: on a loaded machine a wait for the cooperative pool may pass one.
+    var sandbox = LuaSandbox()
+    sandbox.timeout = nil
+    root.environment.alertPresenter = recorder
+    tree = try ScriptedTree(lua: LuaState(sandbox: sandbox), root: root)
+    try tree.lua.register("sync") { _ in throw GoneOffline() }
+  }
+
+  @Test func tryAgainFromLuaRerunsTheTapAndCountsTheNewFailure() throws {
+    let results = try run(
+      """
+      local tries = 0
+      local saver = ui.root:add(ui.boundary{ id = 'saver', retry = true })
+      saver:add(ui.button{ id = 'save', on_tap = function()
+        tries = tries + 1
+        if tries < 3 then error('disk busy', 0) end
+      end }):tap()
+      local first = saver.alert
+      local again = first:choose('Try again')
+      local second = saver.alert
+      local last = second:choose(1)
+      return table.concat(first.actions, ','), again, second.count, last, saver.alert, tries
+      """)
+    #expect(results == ["Try again,That sucks", "retried", 2, "retried", .nil, 3])
+  }
+
+  @Test func aUiErrorCarriesItsTitleMessageAndActions() throws {
+    let results = try run(
+      """
+      local freed = false
+      local disk = ui.root:add(ui.boundary{ id = 'disk' })
+      disk:add(ui.button{ id = 'w', on_tap = function()
+        error(ui.error{ title = 'Cannot save', message = 'disk full',
+          actions = { { 'Free space', function() freed = true end } } })
+      end }):tap()
+      local alert = disk.alert
+      return alert.title, alert.message, table.concat(alert.actions, ','), alert:choose('Free space'),
+        freed, disk.alert
+      """)
+    #expect(
+      results == ["Cannot save", "disk full", "Free space,That sucks", "recovered", true, .nil])
+  }
+
+  @Test func aFailingUiErrorActionLeavesTheAlertAndRaisesItsOwn() throws {
+    let results = try run(
+      """
+      local disk = ui.root:add(ui.boundary{ id = 'disk' })
+      disk:add(ui.button{ id = 'w', on_tap = function()
+        error(ui.error{ message = 'disk full', actions = { { 'Free space', function() error('still full', 0) end } } })
+      end }):tap()
+      local outcome = disk.alert:choose('Free space')
+      local messages = {}
+      for i, a in ipairs(disk.alerts) do messages[i] = a.message end
+      return outcome, table.concat(messages, ' | ')
+      """)
+    #expect(results == ["not_recovered", "disk full | still full"])
+  }
+
+  @Test func onErrorCanAddActionsAndSeesTheUiErrorValue() throws {
+    let results = try run(
+      """
+      local seen
+      local guard = ui.root:add(ui.boundary{ id = 'guard', on_error = function(err)
+        seen = err.message
+        return true, { { 'Open log', function() end } }
+      end })
+      guard:add(ui.button{ id = 'b', on_tap = function() error(ui.error{ message = 'broken' }) end }):tap()
+      return seen, table.concat(guard.alert.actions, ',')
+      """)
+    #expect(results == ["broken", "Open log,That sucks"])
+  }
+
+  @Test func onResetRebuildsTheSubtree() throws {
+    let results = try run(
+      """
+      local panel = ui.root:add(ui.boundary{ id = 'panel', reset_label = 'Start over',
+        on_reset = function(b) return ui.text{ id = 'fresh', text = 'new' } end })
+      panel:add(ui.button{ id = 'old', on_tap = function() error('stale') end }):tap()
+      local outcome = panel.alert:choose('Start over')
+      local ids = {}
+      for i, c in ipairs(panel.children) do ids[i] = c.id end
+      return outcome, table.concat(ids, ','), panel.alert
+      """)
+    #expect(results == ["reset", "fresh", .nil])
+  }
+
+  @Test func aResetKeyChangeResetsTheBoundary() throws {
+    let results = try run(
+      """
+      local resets = 0
+      local editor = ui.root:add(ui.boundary{ id = 'editor', reset_keys = { 'document' },
+        on_reset = function() resets = resets + 1 end })
+      editor:add(ui.button{ id = 'b', on_tap = function() error('bad document') end }):tap()
+      ui.root.env.document = 'a.txt'
+      local first = resets
+      editor:add(ui.button{ id = 'c', on_tap = function() error('bad again') end }):tap()
+      ui.root.env.document = 'a.txt'
+      return first, resets, editor.alert ~= nil
+      """)
+    #expect(results == [1, 1, true])
+  }
+
+  @Test func theHandlerChainIsInTheAlertsFields() throws {
+    let results = try run(
+      """
+      local outer = ui.root:add(ui.boundary{ id = 'outer' })
+      local inner = outer:add(ui.boundary{ id = 'inner', on_error = function() return false end })
+      inner:add(ui.button{ id = 'b', on_tap = function() error('x') end }):tap()
+      local alert = outer.alert
+      return alert.chain, alert.handlers[1].decision, alert.handlers[2].path, alert.traceback ~= nil
+      """)
+    #expect(results == ["inner declined · outer presented", "declined", "root/outer", true])
+  }
+
+  @Test func aRecoverableSwiftErrorThatCrossedLuaOffersItsOptions() throws {
+    try run("ui.root:add(ui.button{ id = 'b', on_tap = function() sync() end }):tap()")
+    let alert = try #require(root.alert)
+    #expect(alert.actions.map(\.label) == ["Go online", "That sucks"])
+    #expect(root.choose("Go online") == .recovered)
+  }
+
+  @Test func badUiErrorsAndChoicesAreClearErrors() throws {
+    #expect(throws: LuaError.self) { try run("ui.error{}") }
+    #expect(throws: LuaError.self) { try run("ui.error{ message = 'm', actions = { 'x' } }") }
+    let tooMany = (1...9).map { "{'a\($0)', print}" }.joined(separator: ",")
+    #expect(throws: LuaError.self) {
+      try run("ui.error{ message = 'm', actions = { \(tooMany) } }")
+    }
+    let error = #expect(throws: LuaError.self) {
+      try run(
+        """
+        local b = ui.root:add(ui.boundary{ id = 'b' })
+        b:add(ui.button{ id = 'x', on_tap = function() error('boom') end }):tap()
+        b.alert:choose('Nope')
+        """)
+    }
+    #expect(error?.message.contains("no button Nope (its buttons: 'That sucks')") == true)
+  }
+
+  @Test func aRetryThatWaitsAndFailsAgainStillCounts() async throws {
+    try tree.lua.register("later") { (seconds: Int) async throws -> Int in
+      await Task.yield()
+      return seconds
+    }
+    try run(
+      """
+      local saver = ui.root:add(ui.boundary{ id = 'saver', retry = true })
+      saver:add(ui.button{ id = 'save', on_tap = function() later(0) error('offline', 0) end }):tap()
+      """)
+    let saver = try #require(root.find("saver"))
+    while View.treeLock.withLock({ saver.alert == nil }) { await Task.yield() }
+    #expect(
+      View.treeLock.withLock { saver.alert?.actions.map(\.label) } == ["Try again", "That sucks"])
+    #expect(View.treeLock.withLock { saver.choose("Try again") } == .retried)
+    while View.treeLock.withLock({ saver.alert == nil }) { await Task.yield() }
+    #expect(
+      View.treeLock.withLock { saver.alerts.map(\.description) } == [
+        "Error: offline [root/saver/save] ×2 (Try again | That sucks)"
+      ])
+    await tree.pendingWork.idle()
+  }
+}
