@@ -178,4 +178,28 @@ private struct GoneOffline: RecoverableError, CustomStringConvertible {
       ])
     await tree.pendingWork.idle()
   }
+
+  @Test func aPluginPressesOnlyItsOwnRecoveryButtons() throws {
+    // A script whose ui.root is below the window's top, as a plugin's panel is.
+    let panel = try root.add(.boundary(id: "panel", BoundaryConfiguration(isIsolated: true)))
+    let plugin = try ScriptedTree(lua: LuaState(sandbox: LuaSandbox()), root: panel)
+    try plugin.lua.register("sync") { _ in throw GoneOffline() }
+    let results = try plugin.lua.run(
+      """
+      ui.root:add(ui.button{ id = 'b', on_tap = function() sync() end }):tap()
+      local ok, err = pcall(ui.root.alert.choose, ui.root.alert, 'Go online')
+      ui.root:dismiss()
+      ui.root:add(ui.button{ id = 'c', on_tap = function()
+        error(ui.error{ message = 'mine', actions = { { 'Fix', function() end } } })
+      end }):tap()
+      return ok, err, ui.root.alert:choose('Fix'), ui.root.alert == nil
+      """, name: "=plugin")
+    #expect(results.count == 4)
+    #expect(results.first == false)
+    #expect(
+      (try? String(luaValue: results[1]))?.contains(
+        "'Go online' is the host's button; a plugin cannot press it") == true)
+    #expect(Array(results.dropFirst(2)) == ["recovered", true])
+    plugin.lua.close()
+  }
 }

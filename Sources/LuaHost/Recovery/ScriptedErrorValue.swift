@@ -118,7 +118,7 @@ extension ScriptedTree {
   /// A button that runs a Lua function as an action of `origin` (so it may wait, and its
   /// error goes to `origin`'s boundary). It recovers unless the function raises an error.
   func action(label: String, function: LuaFunction, origin: View) -> AlertAction {
-    AlertAction(label) { [weak self, weak origin] in
+    AlertAction(label, owner: ObjectIdentifier(self)) { [weak self, weak origin] in
       guard let self, let origin else { return false }
       try self.runAction(function, origin: origin)
       return true

@@ -48,12 +48,18 @@ extension ScriptedTree {
           throw LuaError(kind: .runtime, message: "alert:choose: the boundary is gone")
         }
         try tree.checkReach(boundary)
+        let index: Int
         switch choice {
-        case .string(let label): return boundary.choose(label.description, of: alert)
+        case .string(let label):
+          guard let found = alert.actions.firstIndex(where: { $0.label == label.description })
+          else { return .notFound }
+          index = found
         case .integer(let number) where number >= 1 && number <= alert.actions.count:
-          return boundary.choose(at: Int(number) - 1, of: alert)
+          index = Int(number) - 1
         default: return .notFound
         }
+        try tree.checkMayPress(alert.actions[index])
+        return boundary.choose(at: index, of: alert)
       }
       guard result != .notFound else {
         throw LuaError(
@@ -63,6 +69,17 @@ extension ScriptedTree {
       }
       return [.string(LuaString(result.luaName))]
     }
+  }
+
+  /// Throws if this script may not press `action`: a sandboxed plugin (whose `ui.root` is
+  /// not the top of its tree) presses only recovery actions it made itself; the app's own
+  /// (a Swift error's recovery options, an app filter's) are for the user to choose.
+  func checkMayPress(_ action: AlertAction) throws {
+    guard root.parent != nil, action.role == .recovery, action.owner != ObjectIdentifier(self)
+    else { return }
+    throw LuaError(
+      kind: .runtime,
+      message: "alert:choose: '\(action.label)' is the host's button; a plugin cannot press it")
   }
 
   /// A boundary's configuration from a constructor's spec: `title`, `dismiss`, `retry`

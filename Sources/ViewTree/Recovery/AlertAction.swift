@@ -31,11 +31,17 @@ public struct AlertAction: @unchecked Sendable, CustomStringConvertible {
   /// goes to the boundary's nearest handler, as any action's does.
   let perform: (() throws -> Bool)?
 
+  /// Who made the action (a scripting layer marks its own), or `nil` for the app's. A
+  /// sandboxed script may press only its own recovery actions: the app's are the user's.
+  public let owner: ObjectIdentifier?
+
   /// An action that runs `perform` when chosen. It returns whether it recovered; a
   /// `false` or a throw leaves the error unrecovered (a throw raises its own alert).
-  public init(_ label: String, perform: @escaping () throws -> Bool) {
+  public init(_ label: String, owner: ObjectIdentifier? = nil, perform: @escaping () throws -> Bool)
+  {
     self.label = label
     self.role = .recovery
+    self.owner = owner
     self.perform = perform
   }
 
@@ -43,6 +49,7 @@ public struct AlertAction: @unchecked Sendable, CustomStringConvertible {
   init(_ label: String, role: Role) {
     self.label = label
     self.role = role
+    self.owner = nil
     self.perform = nil
   }
 
