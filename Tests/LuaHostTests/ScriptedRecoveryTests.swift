@@ -161,17 +161,26 @@ private struct GoneOffline: RecoverableError, CustomStringConvertible {
       await Task.yield()
       return seconds
     }
+    // Wait for each alert as an event: the presenter sends its count.
+    let (counts, sender) = AsyncStream.makeStream(of: Int.self)
+    final class Sender: AlertPresenter, @unchecked Sendable {
+      let sender: AsyncStream<Int>.Continuation
+      init(_ sender: AsyncStream<Int>.Continuation) { self.sender = sender }
+      func present(_ alert: Alert, boundary: View) { sender.yield(alert.count) }
+    }
+    View.treeLock.withLock { root.environment.alertPresenter = Sender(sender) }
+    var presented = counts.makeAsyncIterator()
     try run(
       """
       local saver = ui.root:add(ui.boundary{ id = 'saver', retry = true })
       saver:add(ui.button{ id = 'save', on_tap = function() later(0) error('offline', 0) end }):tap()
       """)
-    let saver = try #require(root.find("saver"))
-    while View.treeLock.withLock({ saver.alert == nil }) { await Task.yield() }
+    let saver = try #require(View.treeLock.withLock { root.find("saver") })
+    #expect(await presented.next() == 1)
     #expect(
       View.treeLock.withLock { saver.alert?.actions.map(\.label) } == ["Try again", "That sucks"])
     #expect(View.treeLock.withLock { saver.choose("Try again") } == .retried)
-    while View.treeLock.withLock({ saver.alert == nil }) { await Task.yield() }
+    #expect(await presented.next() == 2)
     #expect(
       View.treeLock.withLock { saver.alerts.map(\.description) } == [
         "Error: offline [root/saver/save] ×2 (Try again | That sucks)"
