@@ -37,10 +37,10 @@ extension ScriptedTree {
     suspended.step = stepper(origin: origin)
     // Refused past the memory limit: the coroutine is dropped before its work started.
     let release = try chargePendingWork()
-    let retry = RetryableWork { [weak self, weak origin] in
-      guard let self, let origin else { return }
-      try self.runAction(function, origin: origin, arguments: arguments)
-    }
+    // No weak reference to `origin` here: that would give the view a side table.
+    let retry = RetryableWork(action: { [weak self] view in
+      try self?.runAction(function, origin: view, arguments: arguments)
+    })
     continueInBackground(
       DrivenCoroutine(coroutine: suspended), origin: origin, retry: retry, release: release)
   }

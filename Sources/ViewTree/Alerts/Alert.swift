@@ -100,18 +100,22 @@ extension Alert {
 // MARK: - Reading errors
 
 extension Alert {
-  /// The title `error` asks for (an ``AlertDetailing/alertTitle``), if any.
-  static func title(for error: any Error) -> String? {
-    (error as? any AlertDetailing)?.alertTitle
-  }
-
   /// The text an alert shows for `error`: a `LocalizedError`'s `errorDescription` (also
   /// when it is the ``AlertDetailing/underlyingError`` of a script error), else an
   /// ``AlertDetailing`` error's ``AlertDetailing/alertMessage``, else its description.
   public static func message(for error: any Error) -> String {
-    if let description = localized(error)?.errorDescription { return description }
-    if let detailed = error as? any AlertDetailing { return detailed.alertMessage }
-    return String(describing: error)
+    texts(for: error).message
+  }
+
+  /// The message and the title an error asks for, with one cast to each protocol (this is
+  /// on the path of every routed error).
+  static func texts(for error: any Error) -> (message: String, title: String?) {
+    guard let detailed = error as? any AlertDetailing else {
+      let description = (error as? any LocalizedError)?.errorDescription
+      return (description ?? String(describing: error), nil)
+    }
+    let localized = detailed.underlyingError as? any LocalizedError
+    return (localized?.errorDescription ?? detailed.alertMessage, detailed.alertTitle)
   }
 
   /// The `LocalizedError` behind `error`: itself, or the Swift error a script error wraps.

@@ -33,6 +33,7 @@ public struct EnvironmentValues {
       return K.defaultValue
     }
     nonmutating set {
+      if key == ErrorLogKey.self { ErrorLogKey.wasEverSet.store(true, ordering: .relaxed) }
       view?.typedEnvironment.updateValue(newValue, forKey: ObjectIdentifier(key))
     }
   }

@@ -22,7 +22,7 @@ enum ErrorRouter {
     var error = error
     var node = origin
     var consulted: [View] = []
-    var chain: [HandlerStep] = []
+    var chain = StepList()
     var offered: [AlertAction] = []
     var configuration = BoundaryConfiguration.unhandled
     var isUnhandled = true
@@ -41,13 +41,13 @@ enum ErrorRouter {
           error = presented
           offered = actions
           presentsHere = true
-          chain.append(HandlerStep(boundary: node.id, path: node.path, decision: decision))
+          chain.append(node, decision)
         case .passUp(let passed, let decision):
           error = passed
-          chain.append(HandlerStep(boundary: node.id, path: node.path, decision: decision))
+          chain.append(node, decision)
           presentsHere = boundary.isIsolated  // errors may not leave an isolated boundary
           if presentsHere {
-            chain.append(HandlerStep(boundary: node.id, path: node.path, decision: .presented))
+            chain.append(node, .presented)
           }
         }
         if presentsHere {
@@ -65,7 +65,7 @@ enum ErrorRouter {
       }
     }
     if isUnhandled {
-      chain.append(HandlerStep(boundary: node.id, path: node.path, decision: .unhandled))
+      chain.append(node, .unhandled)
     }
     node.enqueueAlert(
       for: error,
@@ -105,7 +105,28 @@ struct AlertContext {
   let origin: View
   let configuration: BoundaryConfiguration
   let isUnhandled: Bool
-  let chain: [HandlerStep]
+  let chain: StepList
   let offered: [AlertAction]
   let retry: RetryableWork?
+}
+
+/// The boundaries a walk passed and what each did, kept as views: their paths are made
+/// only when an alert or a log needs them (a repeat that only counts needs none). The
+/// first step is stored inline, so the usual walk (one boundary presents) allocates
+/// nothing for it.
+struct StepList {
+  private var first: (view: View, decision: HandlerStep.Decision)?
+  private var rest: [(view: View, decision: HandlerStep.Decision)] = []
+
+  mutating func append(_ view: View, _ decision: HandlerStep.Decision) {
+    if first == nil { first = (view, decision) } else { rest.append((view, decision)) }
+  }
+
+  /// The chain as the alert shows it.
+  var steps: [HandlerStep] {
+    guard let first else { return [] }
+    return ([first] + rest).map {
+      HandlerStep(boundary: $0.view.id, path: $0.view.path, decision: $0.decision)
+    }
+  }
 }

@@ -50,8 +50,8 @@ extension View {
   /// error is kept. The alert becomes current before the presenter is called,
   /// so errors raised by the presenter queue instead of recursing.
   func enqueueAlert(for error: any Error, context: AlertContext) {
-    let message = Alert.message(for: error)
-    let title = Alert.title(for: error) ?? context.configuration.title
+    let (message, asked) = Alert.texts(for: error)
+    let title = asked ?? context.configuration.title
     let origin = context.origin
     defer { log(error, message: message, context: context) }
     if let index = pendingAlerts.firstIndex(where: {
@@ -66,7 +66,8 @@ extension View {
       return
     }
     let path = origin.path
-    var retry = context.retry
+    // Only a boundary that offers "Try again" keeps the work (and the view, weakly).
+    var retry = context.configuration.offersRetry ? context.retry : nil
     retry?.origin = origin
     let actions = Self.actions(for: error, context: context, canRetry: retry != nil)
     // The view the error came from pays, so a script's alerts count against its memory
@@ -80,7 +81,7 @@ extension View {
     var alert = Alert(
       title: title, message: message, dismissLabel: context.configuration.dismissLabel,
       path: path, isUnhandled: context.isUnhandled, error: error, actions: actions,
-      handlerChain: context.chain)
+      handlerChain: context.chain.steps)
     alert.retry = retry
     alert.charge = account.map { ($0, cost) }
     if let retried = retriedAlert, retried.title == title, retried.message == message,
@@ -119,12 +120,13 @@ extension View {
 
   /// Hands the routed error to the error log of this (the presenting) view, if it has one.
   private func log(_ error: any Error, message: String, context: AlertContext) {
-    guard let log = environment.errorLog else { return }
+    guard ErrorLogKey.wasEverSet.load(ordering: .relaxed), let log = environment.errorLog
+    else { return }
     log(
       ErrorLogEntry(
         time: Date(), error: error, message: message,
         sourceLocation: Alert.sourceLocation(of: error), originPath: context.origin.path,
-        boundaryPath: path, handlerChain: context.chain, isUnhandled: context.isUnhandled))
+        boundaryPath: path, handlerChain: context.chain.steps, isUnhandled: context.isUnhandled))
   }
 }
 

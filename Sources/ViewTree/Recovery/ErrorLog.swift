@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -40,6 +42,9 @@ public typealias ErrorLog = (ErrorLogEntry) -> Void
 public enum ErrorLogKey: EnvironmentKey {
   /// No log.
   public static var defaultValue: ErrorLog? { nil }
+
+  /// Whether a log was ever set: until then routing an error does not look for one.
+  static let wasEverSet = Atomic<Bool>(false)
 }
 
 extension EnvironmentValues {

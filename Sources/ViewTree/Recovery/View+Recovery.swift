@@ -65,11 +65,13 @@ extension View {
       return .recovered
     case .retry:
       withdraw(alert)
-      guard let retry = alert.retry else { return .retried }
+      guard let retry = alert.retry, retry.origin != nil || !retry.needsOrigin else {
+        return .retried  // the view whose action failed is gone: nothing to run
+      }
       let origin = retry.origin ?? self
       retriedAlert = (alert.title, alert.message, alert.path, alert.count)
       do {
-        try retry.run()
+        try retry.run(origin)
         // It worked (or went on in the background, whose failure may still continue
         // the count).
         if !origin.hasRunningWork { retriedAlert = nil }
@@ -143,14 +145,5 @@ extension View {
       pending.append(contentsOf: view.children.filter { $0.namedEnvironment[name] == nil })
     }
     for view in resets { view.reset() }
-  }
-}
-
-extension RetryableWork {
-  /// The work of a view's action.
-  static func action(_ action: @escaping ViewAction, of view: View) -> RetryableWork {
-    RetryableWork { [weak view] in
-      if let view { try action(view) }
-    }
   }
 }

@@ -35,10 +35,8 @@ extension View {
       try handler(self, values)
       return true
     } catch {
-      let retry = RetryableWork { [weak self] in
-        if let self { try handler(self, values) }
-      }
-      ErrorRouter.route(error, from: self, retry: retry)
+      ErrorRouter.route(
+        error, from: self, retry: RetryableWork(action: { view in try handler(view, values) }))
       return false
     }
   }
@@ -57,7 +55,7 @@ extension View {
       try action(self)
       return true
     } catch {
-      ErrorRouter.route(error, from: self, retry: .action(action, of: self))
+      ErrorRouter.route(error, from: self, retry: RetryableWork(action: action))
       return false
     }
   }
