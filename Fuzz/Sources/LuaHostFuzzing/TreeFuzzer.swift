@@ -4,7 +4,8 @@ import ViewTree
 
 /// Fuzz target `tree`: decodes bytes into view-tree operations and Lua actions (add,
 /// remove, move, tap from Swift and from Lua, environment writes, nested boundaries, actions
-/// and `on_error` handlers that raise every kind of error or decline, transform, fail, loop)
+/// and `on_error` handlers that raise every kind of error or decline, transform, fail, loop;
+/// alerts dismissed, their buttons pressed ("Try again" included), boundaries reset)
 /// and checks after each one that no error was lost or counted twice. One operation calls
 /// any `ui` constructor, method or property with hostile values (`math.mininteger`, `nan`,
 /// `inf`, huge strings, wrong types): the host must answer with an error, never crash.
@@ -155,8 +156,15 @@ public final class TreeFuzzer {
         expectAlerts("error_handler", before: before, failures: result == [false] ? 1 : 0)
       }
     case 12:
+      // Close an alert: dismiss, dismiss all, press a button (maybe "Try again", which
+      // runs the failed work again), or reset the boundary.
       let target = view()
-      if input.byte() < 200 { target.dismiss() } else { target.dismissAll() }
+      switch input.byte() % 8 {
+      case 0...3: target.dismiss()
+      case 4: target.dismissAll()
+      case 5, 6: target.choose(at: small(4))
+      default: target.reset()
+      }
     case 13:
       let target = view()
       let before = alertMass
@@ -169,6 +177,13 @@ public final class TreeFuzzer {
       var parent = view()
       for _ in 0..<(1 + small(6)) {
         let boundary = View.boundary(id: "b\(views.count)")
+        // Some retry, some rebuild a button on reset, some reset when `theme` changes.
+        let flags = input.byte()
+        boundary.boundary?.offersRetry = flags & 1 != 0
+        if flags & 2 != 0 {
+          boundary.boundary?.onReset = { view in try view.add(View.button("Fresh", id: "fresh")) }
+        }
+        if flags & 4 != 0 { boundary.boundary?.resetKeys = ["theme"] }
         views.append(boundary)
         _ = try? parent.add(boundary)
         let handler = small(Self.handlerCount + 1)
