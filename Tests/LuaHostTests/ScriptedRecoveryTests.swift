@@ -5,6 +5,11 @@ import Testing
 import ViewTree
 
 /// A Swift error with a recovery option, raised through Lua.
+private struct LongMessage: Error, CustomStringConvertible {
+  var text: String
+  var description: String { text }
+}
+
 private struct GoneOffline: RecoverableError, CustomStringConvertible {
   var recoveryOptions: [String] { ["Go online"] }
   func attemptRecovery(optionIndex: Int) -> Bool { true }
@@ -210,5 +215,45 @@ private struct GoneOffline: RecoverableError, CustomStringConvertible {
         "'Go online' is the host's button; a plugin cannot press it") == true)
     #expect(Array(results.dropFirst(2)) == ["recovered", true])
     plugin.lua.close()
+  }
+
+  @Test func longListsAreRefusedBeforeTheyAreCopied() throws {
+    let results = try run(
+      """
+      local s = string.rep('x', 1024 * 1024)
+      local t = {}
+      for i = 1, 100 do t[i] = s end
+      local a = select(2, pcall(ui.error, { message = 'm', actions = t }))
+      local b = select(2, pcall(ui.boundary, { reset_keys = t }))
+      local c = select(2, pcall(ui.stack, { children = t }))
+      return a, b, c
+      """)
+    #expect(
+      results == [
+        "ui.error: actions: at most 8 entries, got 100",
+        "reset_keys: at most 32 entries, got 100",
+        "bad child: view expected, got string",
+      ])
+  }
+
+  @Test func aHugeMessageIsCutInTheBoxAndTheHistoryKeepsRecords() throws {
+    let presenter = TranscriptAlertPresenter { _ in }
+    root.environment.alertPresenter = presenter
+    try run(
+      """
+      local b = ui.root:add(ui.boundary{ id = 'b' })
+      local big = string.rep('x', 1024 * 1024)
+      local crash = b:add(ui.button{ id = 'c', on_tap = function() error(big .. math.random(1e9), 0) end })
+      for i = 1, 150 do crash:tap() b:dismiss() end
+      """)
+    #expect(presenter.history.count == TranscriptAlertPresenter.historyLimit)
+    #expect(presenter.history.allSatisfy { $0.error is RecordedError && $0.message.count == 1025 })
+    let alert = try #require(presenter.history.last)
+    let box = AlertFormatter.box(alert)
+    #expect(box.split(separator: "\n").count < 30)
+    let big = View.boundary(id: "x")
+    big.environment.errorHandler.handle(LongMessage(text: String(repeating: "y", count: 1 << 20)))
+    let huge = try #require(big.alert)
+    #expect(AlertFormatter.box(huge).contains("more characters)"))
   }
 }

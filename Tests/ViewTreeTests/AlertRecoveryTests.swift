@@ -295,4 +295,49 @@ private final class Counter { var value = 0 }
     #expect(guardView.droppedAlertCount == 5)
     #expect(logged == View.alertQueueLimit + 5)
   }
+
+  @Test func aFilterThatDetachesItsOwnAncestorCannotLoseTheError() throws {
+    // Found by attacking: the walk followed live parents, so a plugin's filter that
+    // removed its own ancestor sent the error to a detached top with no presenter.
+    let root = View.window()
+    let panel = try root.add(.boundary(id: "panel", BoundaryConfiguration(isIsolated: true)))
+    let middle = try panel.add(.stack(id: "middle"))
+    let filter = try middle.add(
+      .boundary(
+        id: "filter",
+        BoundaryConfiguration { _, _ in
+          middle.removeFromParent()
+          return .decline
+        }))
+    try filter.add(throwingButton("crash")).tap()
+    #expect(panel.alerts.count == 1)
+    #expect(middle.alerts.isEmpty)
+    #expect(panel.alert?.handlerChain.chainDescription == "filter declined · panel presented")
+  }
+
+  @Test func aDeepChainKeepsSixteenStepsAndPaysForThem() throws {
+    final class Account: MemoryAccount, @unchecked Sendable {
+      var used = 0
+      func charge(_ bytes: Int, overdraft: Bool) -> Bool {
+        used += bytes
+        return true
+      }
+      func release(_ bytes: Int) { used -= bytes }
+    }
+    let root = View.window()
+    var node = root
+    for level in 0..<200 {
+      node = try node.add(
+        .boundary(id: "level\(level)", BoundaryConfiguration { _, _ in .decline }))
+    }
+    let account = Account()
+    let crash = try node.add(throwingButton("crash"))
+    crash.memoryAccount = account
+    crash.tap()
+    let chain = try #require(root.alert?.handlerChain)
+    #expect(chain.count == 16)
+    #expect(chain[14].boundary == "…")
+    #expect(chain.last?.decision == .unhandled)
+    #expect(account.used > chain.reduce(0) { $0 + $1.path.utf8.count })
+  }
 }

@@ -16,7 +16,7 @@ extension ScriptedTree {
   /// What one piece of work in flight costs in Swift (a task, its closure, its entry in the
   /// view's work), charged while it is pending: a script cannot make unbounded timers or
   /// waiting actions outside its memory limit. (A waiting action's Lua thread is Lua's.)
-  static let pendingWorkCost = 2048
+  static let pendingWorkCost = 4096
 
   /// Charges one piece of work in flight; the returned function gives it back.
   /// - Throws: a `.memory` `LuaError` if it does not fit under the script's limit.

@@ -90,7 +90,11 @@ extension ScriptedTree {
       try setHandler(name, of: view, to: spec[name])
     }
     if case .table(let children) = try spec["children"] {
-      let children = try children.array().map { try Self.view($0, argument: "child") }
+      // One entry at a time, raw: a list of strings fails at its first entry, before it is
+      // copied into Swift.
+      let children = try (0..<children.rawLength()).map { index in
+        try Self.view(children.rawGet(.integer(Int64(index + 1))), argument: "child")
+      }
       try View.treeLock.withLock {
         for child in children { try place(child, in: view, at: nil) }
       }
@@ -182,12 +186,7 @@ extension ScriptedTree {
 
   /// The buttons `on_error` offers: a list of `{ label, function }`.
   private func offeredActions(_ list: LuaTable, origin: View) throws -> [AlertAction] {
-    let entries = try list.array()
-    guard entries.count <= AlertAction.limit else {
-      throw LuaError(
-        kind: .runtime,
-        message: "on_error: at most \(AlertAction.limit) actions, got \(entries.count)")
-    }
+    let entries = try Self.list(list, atMost: AlertAction.limit, "on_error: actions")
     return try entries.map { entry in
       guard case .table(let pair) = entry, case .function(let function) = try pair.get(2) else {
         throw LuaError(kind: .runtime, message: "on_error: each action is { label, function }")

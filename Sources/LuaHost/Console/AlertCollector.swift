@@ -5,7 +5,8 @@ import ViewTree
 final class AlertCollector: AlertPresenter {
   /// Alerts that became current and are not drawn yet, with their boundary.
   var pending: [(alert: Alert, boundary: View)] = []
-  /// Every alert of the session, with its latest count.
+  /// The session's latest alerts (at most `TranscriptAlertPresenter.historyLimit`), as
+  /// records with their latest count.
   var history: [Alert] = []
   /// The presenter the window had before the session attached (the app's own).
   private var next: (any AlertPresenter)?
@@ -18,9 +19,14 @@ final class AlertCollector: AlertPresenter {
     window.environment.alertPresenter = self
   }
 
+  /// The most alerts waiting to be drawn; past it the oldest go undrawn.
+  static let pendingLimit = 1000
+
   func present(_ alert: Alert, boundary: View) {
     pending.append((alert, boundary))
-    history.append(alert)
+    if pending.count > Self.pendingLimit { pending.removeFirst() }
+    history.append(alert.record())
+    if history.count > TranscriptAlertPresenter.historyLimit { history.removeFirst() }
     next?.present(alert, boundary: boundary)
   }
 
@@ -30,11 +36,19 @@ final class AlertCollector: AlertPresenter {
     }) {
       pending[index].alert = alert
     }
-    if let index = history.lastIndex(where: { $0.isSame(as: alert) }) { history[index] = alert }
+    let record = alert.record()
+    if let index = history.lastIndex(where: { $0.isSame(as: record) }) { history[index] = record }
     next?.countChanged(alert, boundary: boundary)
   }
 
   func dismissed(_ alert: Alert, boundary: View) {
+    // Still drawn (the transcript shows it), but as a record: its error and message stop
+    // costing the host once the boundary let it go.
+    if let index = pending.lastIndex(where: {
+      $0.boundary === boundary && $0.alert.isSame(as: alert)
+    }) {
+      pending[index].alert = alert.record()
+    }
     next?.dismissed(alert, boundary: boundary)
   }
 }

@@ -118,7 +118,7 @@ public final class ReplSession {
     return (try? lua.string(describing: value)) ?? standard
   }
 
-  /// Every alert of the session, with its latest count.
+  /// The session's latest alerts (at most 100), as records with their latest count.
   public var alertHistory: [Alert] { collector.history }
 
   /// The alert the front end drew last, with its boundary: `.choose N` presses its

@@ -67,9 +67,9 @@ public enum AlertFormatter {
     let title =
       alert.title.visibleControls(keepingNewlines: false)
       + (alert.count > 1 ? " ×\(alert.count)" : "")
-    var body = wrap(alert.message.visibleControls(), width: max(width - 4, 10))
+    var body = wrap(clippedForBox(alert.message).visibleControls(), width: max(width - 4, 10))
     for extra in [alert.failureReason, alert.recoverySuggestion].compactMap({ $0 }) {
-      body += wrap(extra.visibleControls(), width: max(width - 4, 10))
+      body += wrap(clippedForBox(extra).visibleControls(), width: max(width - 4, 10))
     }
     body.append("")
     body.append("view:   \(alert.path.visibleControls(keepingNewlines: false))")
@@ -105,31 +105,54 @@ public enum AlertFormatter {
   }
 
   /// Splits `text` into lines of at most `width` characters, at spaces where possible.
+  /// Linear in the text's length: a word longer than a line is cut by walking its indices
+  /// once (counting a long `Substring` again for every line would be quadratic).
   static func wrap(_ text: String, width: Int) -> [String] {
     var result: [String] = []
     for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
       var line = ""
+      var lineCount = 0
       for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
-        var word = Substring(word)
-        while word.count > width {
-          if !line.isEmpty {
+        var rest = Substring(word)
+        // Whole lines cut from a word longer than a line.
+        while let end = rest.index(rest.startIndex, offsetBy: width, limitedBy: rest.endIndex),
+          end < rest.endIndex
+        {
+          if lineCount > 0 {
             result.append(line)
             line = ""
+            lineCount = 0
           }
-          result.append(String(word.prefix(width)))
-          word = word.dropFirst(width)
+          result.append(String(rest[..<end]))
+          rest = rest[end...]
         }
-        if line.isEmpty {
-          line = String(word)
-        } else if line.count + 1 + word.count <= width {
-          line += " " + word
+        let count = rest.count  // at most `width` here
+        if lineCount == 0 && line.isEmpty {
+          line = String(rest)
+          lineCount = count
+        } else if lineCount + 1 + count <= width {
+          line += " " + rest
+          lineCount += 1 + count
         } else {
           result.append(line)
-          line = String(word)
+          line = String(rest)
+          lineCount = count
         }
       }
       result.append(line)
     }
     return result
+  }
+
+  /// The most characters of a message a box shows; the rest is summed up in one line (the
+  /// plain form keeps it all).
+  static let boxTextLimit = 4096
+
+  /// `text`, cut to ``boxTextLimit`` characters with a note of how much was left out.
+  static func clippedForBox(_ text: String) -> String {
+    guard let end = text.index(text.startIndex, offsetBy: boxTextLimit, limitedBy: text.endIndex),
+      end < text.endIndex
+    else { return text }
+    return String(text[..<end]) + "… (\(text[end...].count) more characters)"
   }
 }

@@ -6,8 +6,14 @@ public final class TranscriptAlertPresenter: AlertPresenter {
   let write: (String) -> Void
   /// Whether to draw boxes instead of the plain form.
   let boxed: Bool
-  /// Every alert presented, with the count it last had, oldest first.
+  /// The latest alerts presented (at most ``historyLimit``), each as a
+  /// record (`Alert.record(messageLimit:)`) with the count it last had, oldest first. A
+  /// record holds no error and a cut message: a script that raises alerts in a loop does
+  /// not grow the host.
   public private(set) var history: [Alert] = []
+
+  /// The most alerts ``history`` keeps.
+  public static let historyLimit = 100
   /// Whether an alert reached the root default handler.
   public private(set) var sawUnhandled = false
 
@@ -19,15 +25,17 @@ public final class TranscriptAlertPresenter: AlertPresenter {
 
   /// Prints an alert that just became current.
   public func present(_ alert: Alert, boundary: View) {
-    history.append(alert)
+    history.append(alert.record())
+    if history.count > Self.historyLimit { history.removeFirst() }
     if alert.isUnhandled { sawUnhandled = true }
     write((boxed ? AlertFormatter.box(alert) : AlertFormatter.plain(alert)) + "\n")
   }
 
   /// Prints that a pending alert repeated.
   public func countChanged(_ alert: Alert, boundary: View) {
-    if let index = history.lastIndex(where: { $0.isSame(as: alert) }) {
-      history[index] = alert
+    let record = alert.record()
+    if let index = history.lastIndex(where: { $0.isSame(as: record) }) {
+      history[index] = record
     }
     write("alert repeated: \(alert.title) ×\(alert.count) [\(alert.path)]\n")
   }

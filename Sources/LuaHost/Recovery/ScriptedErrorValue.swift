@@ -76,12 +76,7 @@ extension ScriptedTree {
     }
     var actions: [(label: String, function: LuaFunction)] = []
     if case .table(let list) = try spec["actions"] {
-      let entries = try list.array()
-      guard entries.count <= AlertAction.limit else {
-        throw LuaError(
-          kind: .runtime,
-          message: "ui.error: at most \(AlertAction.limit) actions, got \(entries.count)")
-      }
+      let entries = try Self.list(list, atMost: AlertAction.limit, "ui.error: actions")
       for entry in entries {
         guard case .table(let pair) = entry, case .function(let function) = try pair.get(2)
         else {

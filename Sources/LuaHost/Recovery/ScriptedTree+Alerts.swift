@@ -99,10 +99,7 @@ extension ScriptedTree {
       configuration.resetLabel = AlertAction.clip(label)
     }
     if case .table(let keys) = try spec["reset_keys"] {
-      let names = try keys.array().map { try String(luaValue: $0) }
-      guard names.count <= 32 else {
-        throw LuaError(kind: .runtime, message: "reset_keys: at most 32 names")
-      }
+      let names = try Self.list(keys, atMost: 32, "reset_keys").map { try String(luaValue: $0) }
       configuration.resetKeys = Set(names)
     }
     return configuration
@@ -124,6 +121,19 @@ extension ScriptedTree {
     try View.treeLock.withLock {
       for view in views { try place(view, in: boundary, at: nil) }
     }
+  }
+}
+
+extension ScriptedTree {
+  /// The entries of a Lua list, refused before any is copied into Swift when there are
+  /// more than `limit` (one long string listed a million times must not become a million
+  /// Swift copies).
+  static func list(_ table: LuaTable, atMost limit: Int, _ what: String) throws -> [LuaValue] {
+    let count = try table.rawLength()
+    guard count <= limit else {
+      throw LuaError(kind: .runtime, message: "\(what): at most \(limit) entries, got \(count)")
+    }
+    return try table.array()
   }
 }
 

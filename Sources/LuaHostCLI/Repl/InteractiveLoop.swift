@@ -116,7 +116,7 @@ package final class InteractiveLoop {
         session.drew(latest, boundary: boundary)
         guard terminal else {
           StandardStreams.out(AlertFormatter.plain(latest) + "\n")
-          boundary.dismiss()
+          dismiss(latest, at: boundary)
           continue
         }
         let pick = AlertPicker(alert: latest, colors: colors).run()
@@ -126,9 +126,18 @@ package final class InteractiveLoop {
           StandardStreams.out("chose \(label)\n")
           session.choose(at: index)
         } else {
-          boundary.dismiss()
+          dismiss(latest, at: boundary)
         }
       }
+    }
+  }
+
+  /// Takes the default of a drawn alert: dismisses it if it is still the boundary's
+  /// current one (a script may have dismissed it already; another current alert is drawn
+  /// in its own turn).
+  private func dismiss(_ alert: Alert, at boundary: View) {
+    View.treeLock.withLock {
+      if boundary.alert?.isSame(as: alert) == true { boundary.dismiss() }
     }
   }
 

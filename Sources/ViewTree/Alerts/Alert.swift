@@ -79,6 +79,36 @@ public struct Alert: Sendable {
   }
 }
 
+// MARK: - Records
+
+extension Alert {
+  /// This alert as a record to keep once it is gone, as a console's history does: its
+  /// title, path, count and message (cut to `messageLimit` characters), with no error, no
+  /// traceback and no buttons' work, so that keeping many costs little.
+  public func record(messageLimit: Int = 1024) -> Alert {
+    var text = message
+    if let end = message.index(
+      message.startIndex, offsetBy: messageLimit, limitedBy: message.endIndex),
+      end < message.endIndex
+    {
+      text = String(message[..<end]) + "…"
+    }
+    var copy = Alert(
+      title: title, message: text, dismissLabel: dismissLabel, path: path,
+      isUnhandled: isUnhandled, error: RecordedError(message: text), handlerChain: handlerChain)
+    copy.count = count
+    return copy
+  }
+}
+
+/// The error of an alert ``Alert/record(messageLimit:)`` made: only its message.
+public struct RecordedError: Error, CustomStringConvertible {
+  /// The alert's message, as recorded.
+  public let message: String
+  /// The message.
+  public var description: String { message }
+}
+
 // MARK: - Memory
 
 extension Alert {

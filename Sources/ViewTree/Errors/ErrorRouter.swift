@@ -27,7 +27,21 @@ enum ErrorRouter {
     var configuration = BoundaryConfiguration.unhandled
     var isUnhandled = true
     let thread = ReentrantLock.currentThread
+    // The ancestors as they were when the first filter ran: a filter may move or remove
+    // views (even its own ancestors), and the error must still go up the chain it was
+    // raised in, so a plugin cannot detach its way out of its panel's boundary.
+    var above: [View]? = nil
+    var aboveIndex = 0
     walk: while true {
+      if above == nil, node.boundary?.onError != nil {
+        var chain: [View] = []
+        var next = node.parent
+        while let view = next {
+          chain.append(view)
+          next = view.parent
+        }
+        above = chain
+      }
       if let boundary = node.boundary {
         // A nested error from this boundary's own filter passes over it, like a decline.
         let outcome =
@@ -56,8 +70,14 @@ enum ErrorRouter {
           break walk
         }
       }
-      guard let parent = node.parent else { break }
-      node = parent
+      if let above {
+        guard aboveIndex < above.count else { break }
+        node = above[aboveIndex]
+        aboveIndex += 1
+      } else {
+        guard let parent = node.parent else { break }
+        node = parent
+      }
     }
     for view in consulted {
       if let index = view.consultingThreads.lastIndex(of: thread) {
@@ -122,11 +142,21 @@ struct StepList {
     if first == nil { first = (view, decision) } else { rest.append((view, decision)) }
   }
 
-  /// The chain as the alert shows it.
+  /// The most steps an alert keeps: the first ones and the last (the presenting one).
+  /// A chain thousands of boundaries deep would otherwise hold every boundary's path.
+  static let limit = 16
+
+  /// The chain as the alert shows it (at most ``limit`` steps: the first ones and the
+  /// last; a step `…` stands for the ones left out).
   var steps: [HandlerStep] {
     guard let first else { return [] }
-    return ([first] + rest).map {
-      HandlerStep(boundary: $0.view.id, path: $0.view.path, decision: $0.decision)
-    }
+    let all = [first] + rest
+    guard all.count > Self.limit, let last = all.last else { return all.map(Self.step) }
+    let skipped = HandlerStep(boundary: "…", path: "…", decision: .skipped)
+    return all.prefix(Self.limit - 2).map(Self.step) + [skipped, Self.step(last)]
+  }
+
+  private static func step(_ entry: (view: View, decision: HandlerStep.Decision)) -> HandlerStep {
+    HandlerStep(boundary: entry.view.id, path: entry.view.path, decision: entry.decision)
   }
 }

@@ -73,7 +73,10 @@ extension View {
     // The view the error came from pays, so a script's alerts count against its memory
     // limit wherever they are shown (with a small overdraft: its memory error is shown).
     let account = origin.payingAccount
-    let cost = Alert.memoryCost(title: title, message: message, path: path, actions: actions)
+    let chain = context.chain.steps
+    let cost =
+      Alert.memoryCost(title: title, message: message, path: path, actions: actions)
+      + chain.reduce(0) { $0 + $1.path.utf8.count + $1.boundary.utf8.count + 32 }
     if let account, !account.charge(cost, overdraft: true) {
       droppedAlertCount += 1
       return
@@ -81,7 +84,7 @@ extension View {
     var alert = Alert(
       title: title, message: message, dismissLabel: context.configuration.dismissLabel,
       path: path, isUnhandled: context.isUnhandled, error: error, actions: actions,
-      handlerChain: context.chain.steps)
+      handlerChain: chain)
     alert.retry = retry
     alert.charge = account.map { ($0, cost) }
     if let retried = retriedAlert, retried.title == title, retried.message == message,
