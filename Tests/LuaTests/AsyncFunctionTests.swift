@@ -169,8 +169,7 @@ actor ScriptActor {
     let script = try ScriptActor()
     try await script.register("wait", seconds: 30)
     let waiting = Task { try await script.run("wait(1) return 'never'") }
-    try await Task.sleep(for: .milliseconds(50))
-    waiting.cancel()
+    onAThread(after: 50) { waiting.cancel() }
     do {
       _ = try await waiting.value
       Issue.record("expected an interruption")
@@ -178,8 +177,7 @@ actor ScriptActor {
       #expect(error.kind == .interrupted)
     }
     let busy = Task { try await script.run("while true do end") }
-    try await Task.sleep(for: .milliseconds(50))
-    busy.cancel()
+    onAThread(after: 50) { busy.cancel() }
     await #expect(throws: LuaError.self) { _ = try await busy.value }
     // The state goes on working.
     #expect(try await script.run("return 1 + 1") == ["2"])
