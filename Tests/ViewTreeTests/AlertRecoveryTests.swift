@@ -305,8 +305,8 @@ private final class Counter { var value = 0 }
     let filter = try middle.add(
       .boundary(
         id: "filter",
-        BoundaryConfiguration { _, _ in
-          middle.removeFromParent()
+        BoundaryConfiguration { [weak middle] _, _ in  // weak: middle holds this filter
+          middle?.removeFromParent()
           return .decline
         }))
     try filter.add(throwingButton("crash")).tap()
