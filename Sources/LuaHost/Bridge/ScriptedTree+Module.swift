@@ -186,13 +186,8 @@ extension ScriptedTree {
 
   /// The buttons `on_error` offers: a list of `{ label, function }`.
   private func offeredActions(_ list: LuaTable, origin: View) throws -> [AlertAction] {
-    let entries = try Self.list(list, atMost: AlertAction.limit, "on_error: actions")
-    return try entries.map { entry in
-      guard case .table(let pair) = entry, case .function(let function) = try pair.get(2) else {
-        throw LuaError(kind: .runtime, message: "on_error: each action is { label, function }")
-      }
-      let label = AlertAction.clip(try String(luaValue: pair.get(1)))
-      return action(label: label, function: function, origin: origin)
+    try Self.actionPairs(list, "on_error").map {
+      action(label: $0.label, function: $0.function, origin: origin)
     }
   }
 

@@ -5,9 +5,9 @@ import ViewTree
 final class AlertCollector: AlertPresenter {
   /// Alerts that became current and are not drawn yet, with their boundary.
   var pending: [(alert: Alert, boundary: View)] = []
-  /// The session's latest alerts (at most `TranscriptAlertPresenter.historyLimit`), as
-  /// records with their latest count.
-  var history: [Alert] = []
+  /// The session's latest alerts, as records with their latest count.
+  var history: [Alert] { kept.alerts }
+  private var kept = AlertHistory()
   /// The presenter the window had before the session attached (the app's own).
   private var next: (any AlertPresenter)?
 
@@ -25,8 +25,7 @@ final class AlertCollector: AlertPresenter {
   func present(_ alert: Alert, boundary: View) {
     pending.append((alert, boundary))
     if pending.count > Self.pendingLimit { pending.removeFirst() }
-    history.append(alert.record())
-    if history.count > TranscriptAlertPresenter.historyLimit { history.removeFirst() }
+    kept.append(alert)
     next?.present(alert, boundary: boundary)
   }
 
@@ -36,8 +35,7 @@ final class AlertCollector: AlertPresenter {
     }) {
       pending[index].alert = alert
     }
-    let record = alert.record()
-    if let index = history.lastIndex(where: { $0.isSame(as: record) }) { history[index] = record }
+    kept.update(alert)
     next?.countChanged(alert, boundary: boundary)
   }
 

@@ -10,10 +10,11 @@ public final class TranscriptAlertPresenter: AlertPresenter {
   /// record (`Alert.record(messageLimit:)`) with the count it last had, oldest first. A
   /// record holds no error and a cut message: a script that raises alerts in a loop does
   /// not grow the host.
-  public private(set) var history: [Alert] = []
+  public var history: [Alert] { kept.alerts }
+  private var kept = AlertHistory()
 
   /// The most alerts ``history`` keeps.
-  public static let historyLimit = 100
+  public static let historyLimit = AlertHistory.limit
   /// Whether an alert reached the root default handler.
   public private(set) var sawUnhandled = false
 
@@ -25,18 +26,14 @@ public final class TranscriptAlertPresenter: AlertPresenter {
 
   /// Prints an alert that just became current.
   public func present(_ alert: Alert, boundary: View) {
-    history.append(alert.record())
-    if history.count > Self.historyLimit { history.removeFirst() }
+    kept.append(alert)
     if alert.isUnhandled { sawUnhandled = true }
     write((boxed ? AlertFormatter.box(alert) : AlertFormatter.plain(alert)) + "\n")
   }
 
   /// Prints that a pending alert repeated.
   public func countChanged(_ alert: Alert, boundary: View) {
-    let record = alert.record()
-    if let index = history.lastIndex(where: { $0.isSame(as: record) }) {
-      history[index] = record
-    }
+    kept.update(alert)
     write("alert repeated: \(alert.title) ×\(alert.count) [\(alert.path)]\n")
   }
 }

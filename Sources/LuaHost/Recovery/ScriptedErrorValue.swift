@@ -76,16 +76,7 @@ extension ScriptedTree {
     }
     var actions: [(label: String, function: LuaFunction)] = []
     if case .table(let list) = try spec["actions"] {
-      let entries = try Self.list(list, atMost: AlertAction.limit, "ui.error: actions")
-      for entry in entries {
-        guard case .table(let pair) = entry, case .function(let function) = try pair.get(2)
-        else {
-          throw LuaError(
-            kind: .runtime, message: "ui.error: each action is { label, function }")
-        }
-        let label = try String(luaValue: pair.get(1))
-        actions.append((AlertAction.clip(label), function))
-      }
+      actions = try Self.actionPairs(list, "ui.error")
     } else if try !spec["actions"].isNil {
       throw LuaError(kind: .runtime, message: "ui.error: actions must be a list")
     }
@@ -108,6 +99,19 @@ extension ScriptedTree {
         action(label: $0.label, function: $0.function, origin: origin)
       },
       message: value.message)
+  }
+
+  /// A list of `{ label, function }` pairs (at most ``AlertAction/limit``), labels clipped:
+  /// the actions of a `ui.error` and those `on_error` offers. `what` names the caller.
+  static func actionPairs(_ list: LuaTable, _ what: String) throws
+    -> [(label: String, function: LuaFunction)]
+  {
+    try Self.list(list, atMost: AlertAction.limit, "\(what): actions").map { entry in
+      guard case .table(let pair) = entry, case .function(let function) = try pair.get(2) else {
+        throw LuaError(kind: .runtime, message: "\(what): each action is { label, function }")
+      }
+      return (AlertAction.clip(try String(luaValue: pair.get(1))), function)
+    }
   }
 
   /// A button that runs a Lua function as an action of `origin` (so it may wait, and its
