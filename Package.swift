@@ -18,8 +18,10 @@ let package = Package(
     ),
     // The few things that must happen in C: trampolines, protected calls, the allocator.
     .target(name: "CLuaShim", dependencies: ["CLua"]),
-    .target(name: "Lua", dependencies: ["CLua", "CLuaShim"]),
-    .target(name: "ViewTree"),
+    // The locks that confine Lua states and the view tree: one home for the lock order.
+    .target(name: "Locks"),
+    .target(name: "Lua", dependencies: ["CLua", "CLuaShim", "Locks"]),
+    .target(name: "ViewTree", dependencies: ["Locks"]),
     // Debian's libedit, for line editing in the REPL.
     .systemLibrary(name: "CEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
     .target(name: "CSystem", dependencies: ["CEdit"]),

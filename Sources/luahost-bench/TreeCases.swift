@@ -11,7 +11,7 @@ struct TreeCases {
     let n = Int(Double(20_000) * scale)
     let root = View.window(id: "root")
     let tree = try ScriptedTree(lua: LuaState(sandbox: LuaSandbox()), root: root)
-    try tree.lua.run(
+    try tree.run(
       """
       taps = 0
       local guard = ui.root:add(ui.boundary{id = 'guard', title = 'Error'})
@@ -20,6 +20,11 @@ struct TreeCases {
       button = parent:add(ui.button{id = 'ok', on_tap = function(self) taps = taps + 1 end})
       crash = parent:add(ui.button{id = 'crash', on_tap = function(self) error('boom') end})
       """, name: "=tree")
+    // As an app runs Lua on a tree's state: holding the state's lock (withState).
+    return try tree.withState { _ in try measure(tree, root: root, n: n) }
+  }
+
+  private func measure(_ tree: ScriptedTree, root: View, n: Int) throws -> [Row] {
     let tapLoop = try tree.lua.load("for i = 1, \(n) do button:tap() end", name: "=tap")
     let crashLoop = try tree.lua.load("for i = 1, \(n / 10) do crash:tap() end", name: "=crash")
     let depthLoop = try tree.lua.load(

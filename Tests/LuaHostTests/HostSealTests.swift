@@ -42,7 +42,7 @@ import ViewTree
     var sandbox = LuaSandbox()
     sandbox.memoryLimit = 8 << 20
     let tree = try ScriptedTree(lua: LuaState(sandbox: sandbox), root: root)
-    try tree.lua.run(
+    try tree.run(
       """
       hold = {}
       local b = ui.root:add(ui.boundary{id = 'b'})
@@ -159,7 +159,7 @@ import ViewTree
     let host = PluginHost(container: container, limits: LuaSandbox()) { _ in }
     _ = try host.load(path: folder + "/owned.lua")
     let error = try #require(throws: LuaError.self) {
-      try hostTree.lua.run("ui.find('pbutton'):remove()")
+      try hostTree.run("ui.find('pbutton'):remove()")
     }
     #expect(error.message.contains("belongs to"))
     #expect(root.find("pbutton")?.parent?.id == "owned")
@@ -212,7 +212,7 @@ import ViewTree
     root.environment.alertPresenter = recorder
     let tree = try ScriptedTree(lua: LuaState(sandbox: LuaSandbox()), root: root)
     let start = ContinuousClock.now
-    try tree.lua.run(
+    try tree.run(
       """
       local parent = ui.root
       for i = 1, 1000 do

@@ -21,8 +21,8 @@ struct Described: Error, CustomStringConvertible {
 
   init() throws {
     tree = try Self.script(root, recordingWith: recorder)
-    try tree.lua.register("save") { _ in throw DiskFull() }
-    try tree.lua.register("describe") { _ in throw Described() }
+    try tree.withState { try $0.register("save") { _ in throw DiskFull() } }
+    try tree.withState { try $0.register("describe") { _ in throw Described() } }
   }
 
   @Test func aLocalizedErrorFromSwiftShowsItsThreeTexts() throws {

@@ -97,10 +97,10 @@ import ViewTree
       "ui.find('clock').on_error = function() end",
     ]
     for attempt in attempts {
-      #expect(throws: LuaError.self, "\(attempt)") { try hostTree.lua.run(attempt) }
+      #expect(throws: LuaError.self, "\(attempt)") { try hostTree.run(attempt) }
     }
     // Tapping a plugin's button from the host still works.
-    #expect(try hostTree.lua.run("return ui.find('tick'):tap()") == [true])
+    #expect(try hostTree.run("return ui.find('tick'):tap()") == [true])
   }
 
   @Test func pluginsShareNoMutableState() throws {

@@ -27,7 +27,7 @@ private struct GoneOffline: RecoverableError, CustomStringConvertible {
     sandbox.timeout = nil
     root.environment.alertPresenter = recorder
     tree = try ScriptedTree(lua: LuaState(sandbox: sandbox), root: root)
-    try tree.lua.register("sync") { _ in throw GoneOffline() }
+    try tree.withState { try $0.register("sync") { _ in throw GoneOffline() } }
   }
 
   @Test func tryAgainFromLuaRerunsTheTapAndCountsTheNewFailure() throws {
@@ -162,9 +162,11 @@ private struct GoneOffline: RecoverableError, CustomStringConvertible {
   }
 
   @Test func aRetryThatWaitsAndFailsAgainStillCounts() async throws {
-    try tree.lua.register("later") { (seconds: Int) async throws -> Int in
-      await Task.yield()
-      return seconds
+    try tree.withState { lua in
+      try lua.register("later") { (seconds: Int) async throws -> Int in
+        await Task.yield()
+        return seconds
+      }
     }
     // Wait for each alert as an event: the presenter sends its count.
     let (counts, sender) = AsyncStream.makeStream(of: Int.self)
@@ -197,8 +199,8 @@ private struct GoneOffline: RecoverableError, CustomStringConvertible {
     // A script whose ui.root is below the window's top, as a plugin's panel is.
     let panel = try root.add(.boundary(id: "panel", BoundaryConfiguration(isIsolated: true)))
     let plugin = try ScriptedTree(lua: LuaState(sandbox: LuaSandbox()), root: panel)
-    try plugin.lua.register("sync") { _ in throw GoneOffline() }
-    let results = try plugin.lua.run(
+    try plugin.withState { try $0.register("sync") { _ in throw GoneOffline() } }
+    let results = try plugin.run(
       """
       ui.root:add(ui.button{ id = 'b', on_tap = function() sync() end }):tap()
       local ok, err = pcall(ui.root.alert.choose, ui.root.alert, 'Go online')

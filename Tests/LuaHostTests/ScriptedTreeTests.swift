@@ -25,7 +25,7 @@ extension ScriptedWindowSuite {
 
   /// Runs `code` as the chunk `test`.
   @discardableResult
-  func run(_ code: String) throws -> [LuaValue] { try tree.lua.run(code, name: "=test") }
+  func run(_ code: String) throws -> [LuaValue] { try tree.run(code, name: "=test") }
 }
 
 @Suite(.timeLimit(.minutes(5))) struct ScriptedTreeTests: ScriptedWindowSuite {
@@ -234,7 +234,7 @@ extension ScriptedWindowSuite {
     let panel = try app.add(.boundary(id: "panel"))
     let scoped = try ScriptedTree(lua: LuaState(sandbox: LuaSandbox()), root: panel)
     defer { scoped.lua.close() }
-    func run(_ code: String) throws -> [LuaValue] { try scoped.lua.run(code, name: "=scoped") }
+    func run(_ code: String) throws -> [LuaValue] { try scoped.run(code, name: "=scoped") }
     #expect(try run("return ui.root.parent, ui.root.path") == [.nil, "app/panel"])
     for attempt in [
       "ui.root:remove()", "ui.root:move(ui.stack())", "ui.stack():add(ui.root)",
@@ -271,9 +271,11 @@ extension ScriptedWindowSuite {
       weakRoot = root
       let lua = try LuaState(sandbox: LuaSandbox())
       let tree = try ScriptedTree(lua: lua, root: root)
-      try lua.register(Probe.self, name: "Probe") { _ in }
-      try lua.globals().set("probe", lua.userdata(Probe { freed += 1 }))
-      try lua.run(
+      try tree.withState { lua in
+        try lua.register(Probe.self, name: "Probe") { _ in }
+        try lua.globals().set("probe", lua.userdata(Probe { freed += 1 }))
+      }
+      try tree.run(
         """
         local g = ui.root:add(ui.boundary{id = 'g'})
         local p = probe
@@ -292,9 +294,9 @@ extension ScriptedWindowSuite {
 @Suite(.timeLimit(.minutes(5))) struct ScriptedModuleTests {
   @Test func uiIsReadOnlyEvenWithRawset() throws {
     let tree = try ScriptedTree(lua: LuaState(sandbox: LuaSandbox()), root: View.window(id: "root"))
-    #expect(throws: LuaError.self) { try tree.lua.run("rawset(ui, 'find', nil)") }
-    let error = try #require(throws: LuaError.self) { try tree.lua.run("ui.find = nil") }
+    #expect(throws: LuaError.self) { try tree.run("rawset(ui, 'find', nil)") }
+    let error = try #require(throws: LuaError.self) { try tree.run("ui.find = nil") }
     #expect(error.message.contains("read-only"))
-    #expect(try tree.lua.run("return ui.find('root') == ui.root, type(ui)") == [true, "userdata"])
+    #expect(try tree.run("return ui.find('root') == ui.root, type(ui)") == [true, "userdata"])
   }
 }

@@ -67,7 +67,7 @@ private func alertCount(_ view: View) -> Int {
         try apps.add(panel)
         panel.onTap = { _ in throw HostError(code: index) }
         let tree = try ScriptedTree(lua: lua, root: panel)
-        try lua.run(
+        try tree.run(
           """
           ui.root.on_error = function(err) if tostring(err):find('decline') then return false end end
           ui.root:add(ui.button{id = 'handled', on_tap = function() error('handled', 0) end})
@@ -80,11 +80,11 @@ private func alertCount(_ view: View) -> Int {
         // The plugin's own work, outside the lock: errors raised and caught in its state,
         // and a throwaway sandbox now and then (the watchdog is shared by all threads).
         do {
-          try lua.run("error({round = \(round)})")
+          try tree.run("error({round = \(round)})")
           expected.failures.append("error({round}) returned")
         } catch let error as LuaError where error.kind == .runtime {
         }
-        if try lua.run("local ok, e = pcall(error, 'x') return ok, e") != [false, "x"] {
+        if try tree.run("local ok, e = pcall(error, 'x') return ok, e") != [false, "x"] {
           expected.failures.append("pcall did not catch")
         }
         if round % 10 == 0 {
@@ -103,7 +103,7 @@ private func alertCount(_ view: View) -> Int {
         try shared.withTree { _, _ in
           // (The button that runs out of budget is tapped from Swift below: tapped from Lua,
           // the stop is sticky and ends this script too, as it must.)
-          let results = try lua.run(
+          let results = try tree.run(
             "return ui.find('handled'):tap(), ui.find('declined'):tap()", name: "=taps")
           if results != [false, false] {
             expected.failures.append("taps did not both fail: \(results)")

@@ -35,7 +35,7 @@ import ViewTree
       let root = View.window(id: "root")
       weakRoot = root
       let tree = try ScriptedTree(lua: LuaState(sandbox: LuaSandbox()), root: root)
-      try tree.lua.run(
+      try tree.run(
         """
         local b = ui.root:add(ui.button{id = 'b', on_tap = function(self) error(self) end})
         b:tap()

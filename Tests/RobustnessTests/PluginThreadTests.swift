@@ -74,7 +74,6 @@ import ViewTree
     let hostLua = try LuaState(sandbox: LuaSandbox())
     let hostTree = try ScriptedTree(lua: hostLua, root: root)
     defer { hostLua.close() }
-    _ = hostTree
 
     let finished = LockedValue<[Int: [String]]>([:])
     let group = DispatchGroup()
@@ -98,7 +97,7 @@ import ViewTree
     var extraLoads = 0
     while finished.withLock({ $0.count }) < Self.threads {
       for index in 0..<Self.threads {
-        let results = try hostLua.run(
+        let results = try hostTree.run(
           """
           local panel = ui.find('p\(index)')
           return panel:find('ok'):tap(), panel:find('fail'):tap(), panel.parent.id
@@ -108,7 +107,7 @@ import ViewTree
       }
       let extra = try host.load(path: directory.appendingPathComponent("extra.lua").path)
       extraLoads += 1
-      #expect(try hostLua.run("return ui.find('extra'):find('go'):tap()") == [false])
+      #expect(try hostTree.run("return ui.find('extra'):find('go'):tap()") == [false])
       #expect(host.withTree { _ in Self.alertCount(extra.panel) } == 1)
       try host.unload("extra")
       #expect(!extra.isLoaded)

@@ -27,7 +27,7 @@ public final class TreeFuzzer {
     do {
       let fuzzer = try TreeFuzzer(bytes)
       defer { fuzzer.lua.close() }
-      fuzzer.runAll()
+      fuzzer.tree.withState { _ in fuzzer.runAll() }
       return fuzzer.violations
     } catch {
       return ["cannot set up the tree: \(error)"]
@@ -45,7 +45,9 @@ public final class TreeFuzzer {
     let lua = try LuaState(sandbox: sandbox)
     try ChunkFuzzer.registerHostFunctions(lua)
     tree = try ScriptedTree(lua: lua, root: root)
-    helpers = try LuaTable(luaValue: lua.load(Self.prelude, name: "=prelude").call().first ?? .nil)
+    helpers = try tree.withState { lua in
+      try LuaTable(luaValue: lua.load(Self.prelude, name: "=prelude").call().first ?? .nil)
+    }
     lua.timeout = ChunkFuzzer.sandbox.timeout
     views = [root]
   }

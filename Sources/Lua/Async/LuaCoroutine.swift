@@ -16,9 +16,9 @@ import CLuaShim
 /// and cancels the operation; a stopped or failed coroutine is never resumed again. The
 /// memory limit holds as always.
 ///
-/// Not thread-safe: use a coroutine where its state may be used (one isolation domain).
-/// `step` lets a host that guards its state with a lock take it for each step, and never
-/// across a suspension.
+/// Each step holds the state's lock (``LuaState/lock``), never across a suspension, so a
+/// coroutine of a confined state may be finished on any thread. `step` lets a host wrap
+/// each step in more (a tree sets its own lock aside there).
 public final class LuaCoroutine {
   /// What ``start(arguments:)`` gave.
   public enum Progress {
@@ -147,7 +147,8 @@ public final class LuaCoroutine {
     isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
   ) async throws -> T {
     let target = core.stopTarget
-    defer { if let L = core.main { lh_clearstop(L) } }
+    // The stop is the state's: forget it in a step, under the state's owner.
+    defer { step { self.core.withLock { if let L = self.core.main { lh_clearstop(L) } } } }
     return try await withTaskCancellationHandler {
       try await body()
     } onCancel: {
@@ -231,7 +232,9 @@ public final class LuaCoroutine {
   /// One step: resumes the coroutine with what `push` pushes. [-0, +0]
   private func resume(pushing push: (LuaStack) throws -> Int32) throws -> Progress {
     var outcome: Result<Progress, any Error> = .failure(LuaError(usage: "no step ran"))
-    step { outcome = Result { try self.runStep(pushing: push) } }
+    // Inside the host's step, holding the state's lock (its one owner): a step may run on
+    // any thread, and a host's step may first set other locks aside.
+    step { outcome = Result { try self.core.withLock { try self.runStep(pushing: push) } } }
     if case .failure = outcome { isDone = true }
     return try outcome.get()
   }

@@ -10,6 +10,9 @@ import Synchronization
 ///   (the main thread, or the coroutine whose call reached a Swift closure).
 /// - Registry references dropped on any thread are queued in `releases` and freed on the
 ///   state's own thread at the next operation, so dropping a value is always safe.
+/// - Once ``confine()`` ran, every entry from Swift (``thread()``) runs on the thread that
+///   holds ``lock``; ``close()`` takes the lock itself, and a close asked for while Lua code
+///   of this state is on the stack waits until that code has returned (``withLock(_:)``).
 final class LuaCore {
   /// The main thread; nil once closed.
   private(set) var main: OpaquePointer?
@@ -47,6 +50,12 @@ final class LuaCore {
   /// Unowned and unchecked, but only read after ``thread()`` succeeded: the owner's deinit
   /// closes the core, so an open core always has a live owner.
   unowned(unsafe) var owner: LuaState?
+  /// The state's one owner once it is shared between threads: see ``confine()``.
+  let lock = ReentrantLock()
+  /// Whether every use must hold ``lock``. Set once, before the state is shared.
+  private(set) var isConfined = false
+  /// A close asked for while Lua code of this state ran; done once that code returned.
+  private var closeRequested = false
 
   private let releases = LockedValue<[Int32]>([])
   private let hasReleases = Atomic<Bool>(false)
@@ -63,9 +72,49 @@ final class LuaCore {
 
   deinit { close() }
 
+  /// From now on every use of the state must hold ``lock``: a use from a thread that does
+  /// not hold it fails (see ``thread()``). Call it before the state is shared.
+  func confine() { isConfined = true }
+
+  /// Runs `body` holding ``lock``; the outermost one also carries out a close that was asked
+  /// for meanwhile from inside the state's own code.
+  func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    lock.lock()
+    defer {
+      if closeRequested, lock.holdCount == 1 { closeIfRequested() }
+      lock.unlock()
+    }
+    return try body()
+  }
+
   /// Closes the state: runs pending `__close`/`__gc` work and releases every Swift box.
+  /// Takes the lock. Asked for while Lua code of this state runs (a Swift function that Lua
+  /// called closes its own state), it only marks the state: the code and the Swift frames
+  /// below it go on with an open state, and the close happens when the outermost
+  /// ``withLock(_:)`` ends, or at the next entry (``thread()``).
   func close() {
+    lock.lock()
+    defer { lock.unlock() }
     guard let L = main else { return }
+    // Someone below still uses the state: Lua code (depth), or an outer lock section
+    // whose Swift frames may hold the raw stack.
+    if lh_getstate(L).pointee.depth > 0 || lock.holdCount > 1 && isConfined {
+      closeRequested = true
+      return
+    }
+    closeNow(L)
+  }
+
+  /// Carries out a requested close once nothing uses the state (call holding the lock).
+  private func closeIfRequested() {
+    guard closeRequested, let L = main, lh_getstate(L).pointee.depth == 0,
+      lock.holdCount <= 1
+    else { return }
+    closeNow(L)
+  }
+
+  private func closeNow(_ L: OpaquePointer) {
+    closeRequested = false
     main = nil
     current = nil
     finalizeDeferred(L)
@@ -102,12 +151,30 @@ final class LuaCore {
     lh_clearstop(L)
   }
 
-  /// The thread to use, or a `usage` error once closed.
+  /// The thread to use, or a `usage` error once closed. The guard of a confined state: it
+  /// fails unless the calling thread holds ``lock``.
   @inline(__always)
   func thread() throws -> OpaquePointer {
+    if isConfined, !lock.isHeldByCurrentThread { try usedWithoutLock() }
     guard let L = current else { throw LuaError(usage: "the Lua state is closed") }
+    if closeRequested {
+      closeIfRequested()
+      if main == nil { throw LuaError(usage: "the Lua state is closed") }
+    }
     if hasReleases.load(ordering: .relaxed) { drainReleases(L) }
     return L
+  }
+
+  /// A use of a confined state from a thread that does not hold its lock: a bug in the
+  /// host (two threads would run one `lua_State`). Debug builds stop at once, so the race
+  /// is a deterministic failure; release builds throw.
+  @inline(never)
+  private func usedWithoutLock() throws {
+    let message =
+      "a Lua state confined to its lock was used by a thread that does not hold it "
+      + "(use ScriptedTree.withState or LuaState.withLock)"
+    assertionFailure(message)
+    throw LuaError(usage: message)
   }
 
   /// Queues a registry slot for release; callable from any thread.
@@ -126,7 +193,7 @@ final class LuaCore {
     for ref in refs { luaL_unref(L, registryIndex, ref) }
   }
 
-  /// Bytes Lua has allocated right now.
+  /// Bytes Lua has allocated right now (any thread: the count is only read).
   var memoryInUse: Int {
     guard let L = main else { return 0 }
     return Int(lh_memory_in_use(lh_getstate(L)))

@@ -7,8 +7,8 @@ extension LuaState {
   /// SIGINT ends the process even inside a long C call. Afterwards SIGINT has its default
   /// action again. For one state at a time; ``interruptHandle`` is the sticky alternative.
   public func interruptingOnSIGINT<T>(_ body: () throws -> T) throws -> T {
-    let stack = try LuaStack(core)
-    lh_sigint_arm(stack.L)
+    // Only arming touches the state: `body` takes its lock as it needs it.
+    try core.withLock { lh_sigint_arm(try core.thread()) }
     defer { lh_sigint_disarm() }
     return try body()
   }

@@ -8,6 +8,12 @@ import CLuaShim
 /// then, and throw a `usage` ``LuaError`` afterwards. A state is confined to one thread at
 /// a time; it is not `Sendable`.
 ///
+/// A state that host code shares between threads (a `ScriptedTree` does: its timers and
+/// waiting actions run in tasks) is *confined* to its ``lock`` (see ``confine()``): from
+/// then on every use from Swift must hold the lock, through ``withLock(_:)`` (or
+/// `ScriptedTree.withState`), and a use that does not is a bug that fails at once (a
+/// trap in debug builds, a `usage` error in release builds) instead of racing.
+///
 /// Swift closures registered with a state receive their arguments and need not capture
 /// the state; a closure that captures it strongly keeps it alive until ``close()``.
 public final class LuaState {
@@ -38,8 +44,29 @@ public final class LuaState {
 
   deinit { core.close() }
 
-  /// Closes the state, running pending `__gc` and `__close` handlers. Safe to call twice.
+  /// Closes the state, running pending `__gc` and `__close` handlers. Safe to call twice,
+  /// and from any thread: it takes the state's ``lock``, so it waits for code running on
+  /// another thread. Called from inside the state's own code (a Swift function that Lua
+  /// called), it takes effect once that code has returned to the outermost Swift caller.
   public func close() { core.close() }
+
+  /// The state's one owner: a reentrant lock that every use holds once the state is
+  /// ``confine()``d.
+  public var lock: ReentrantLock { core.lock }
+
+  /// Whether the state is confined to its ``lock`` (see ``confine()``).
+  public var isConfined: Bool { core.isConfined }
+
+  /// Confines the state to its ``lock``: from now on, every use of the state or of values
+  /// taken from it must run on a thread that holds the lock (``withLock(_:)``). Call it
+  /// before the state is shared between threads; it cannot be undone.
+  public func confine() { core.confine() }
+
+  /// Runs `body` with the state, holding its ``lock`` (waiting while another thread holds
+  /// it). A ``close()`` asked for inside `body` takes effect when the outermost one ends.
+  public func withLock<T>(_ body: (LuaState) throws -> T) rethrows -> T {
+    try core.withLock { try body(self) }
+  }
 
   /// Whether ``close()`` has run.
   public var isClosed: Bool { core.isClosed }

@@ -18,20 +18,25 @@ import ViewTree
 /// forms a cycle across Lua and Swift that is broken when the state closes. Close the
 /// state (or unload the plugin) to free a tree built from Lua.
 ///
-/// Threads: every call from Lua into the tree holds `View.treeLock`, and every call from
-/// the tree into Lua (an action, a filter) sets the tree lock aside and holds the state's
-/// own lock, so several states may script one tree from different threads. Run your own
-/// code on the state through ``withState(_:)``, which takes the same lock.
+/// Threads: the tree confines its state to the state's lock (``LuaState/confine()``):
+/// timers and waiting actions run in tasks, so the state is shared from then on, and every
+/// use of it holds `LuaState.lock`. Every call from Lua into the tree holds
+/// `View.treeLock`, and every call from the tree into Lua (an action, a filter, a timer)
+/// sets the tree lock aside and holds the state's lock, so several states may script one
+/// tree from different threads. Run your own code on the state through
+/// ``withState(_:)``, which takes the same lock; a use of the state without it fails at
+/// once (a trap in debug builds), so a race cannot go unnoticed.
 /// `ui.root` is the top of what the script can reach: its `parent` is nil, and it cannot
 /// be moved, removed or renamed from Lua.
 public final class ScriptedTree {
   /// The view exposed as `ui.root`; the script's reach ends there.
   public let root: View
   /// The state the tree is exposed in; the tree keeps it alive. Use it through
-  /// ``withState(_:)``, which confines it to ``stateLock``.
+  /// ``withState(_:)``, which holds its lock.
   package let lua: LuaState
-  /// The lock that confines ``lua``: held whenever the tree calls into Lua.
-  package let stateLock = ReentrantLock()
+  /// The lock that confines ``lua`` (the state's own): held whenever the tree calls into
+  /// Lua.
+  package var stateLock: ReentrantLock { lua.lock }
   /// Pays for what the script's views and alerts hold, from the state's memory limit.
   let memoryAccount: ScriptMemoryAccount
   /// The app-defined kinds of view `ui` offers, by kind.
@@ -53,6 +58,9 @@ public final class ScriptedTree {
   public init(lua: LuaState, root: View, components: [ScriptedComponent] = []) throws {
     self.lua = lua
     self.root = root
+    lua.lock.lock()
+    defer { lua.lock.unlock() }
+    lua.confine()
     memoryAccount = ScriptMemoryAccount(try lua.memoryAccount())
     var byKind: [ViewKind: ScriptedComponent] = [:]
     var taken = Set(Self.builtInConstructors.map(\.name) + ["root", "find", "error"])
@@ -74,6 +82,15 @@ public final class ScriptedTree {
   /// for host code to run Lua on this tree's state while other threads may tap its views.
   public func withState<T>(_ body: (LuaState) throws -> T) rethrows -> T {
     try callingLua { try body(lua) }
+  }
+
+  /// Runs a chunk of Lua on this tree's state, holding its lock (``withState(_:)``), and
+  /// returns its results. Like ``LuaState/run(_:name:)``: the chunk cannot wait (use an
+  /// action, or `Plugin.send`, for code that waits).
+  /// - Throws: ``LuaError``: `.syntax` if it does not compile, or the chunk's error.
+  @discardableResult
+  public func run(_ code: String, name: String? = nil) throws -> [LuaValue] {
+    try withState { try $0.run(code, name: name) }
   }
 
   /// The constructors every `ui` has, with the kind each makes.
@@ -103,7 +120,7 @@ public final class ScriptedTree {
   /// Runs Lua code of this tree's state on behalf of the tree (an action, a filter): with
   /// the tree lock set aside, so the state's lock is never awaited while holding it.
   func callingLua<T>(_ body: () throws -> T) rethrows -> T {
-    try View.treeLock.withoutLock { try stateLock.withLock(body) }
+    try View.treeLock.withoutLock { try lua.withLock { _ in try body() } }
   }
 
   /// A bridge entry point that runs holding the tree lock.

@@ -2,7 +2,8 @@ import Lua
 
 /// Tab completion for the REPL: globals, table fields (`ui.ro<TAB>`) and methods
 /// (`view:<TAB>`). Resolves the prefix with raw reads only, so completing never runs
-/// script code.
+/// script code. Each completion holds the state's lock (``LuaState/withLock(_:)``), so it
+/// may run while the state's timers run on other threads.
 public struct Completer {
   let lua: LuaState
 
@@ -12,6 +13,10 @@ public struct Completer {
   /// Completions for the end of `line`: each is the whole word to put in place of the
   /// last dotted or colon-separated name (e.g. `ui.root` for `ui.ro`).
   public func completions(for line: String) -> [String] {
+    lua.withLock { _ in completionsHoldingLock(for: line) }
+  }
+
+  private func completionsHoldingLock(for line: String) -> [String] {
     let word = Self.trailingWord(of: line)
     var parts = word.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
     var methodPrefix: String?

@@ -18,7 +18,9 @@ import ViewTree
 /// for (alert, _) in console.takeAlerts() { show(AlertFormatter.plain(alert)) }
 /// ```
 ///
-/// A session is not thread-safe: use it from one thread (or actor) at a time.
+/// A session is not thread-safe: use it from one thread (or actor) at a time. Its state is
+/// confined to the state's lock, as every scripted tree's is: the session takes the lock
+/// for each line, and your own code reaches the state through ``withState(_:)``.
 public final class ReplSession {
   /// What one line of input gave.
   public enum Reply: Equatable {
@@ -62,7 +64,8 @@ public final class ReplSession {
     public static func == (a: Evaluation, b: Evaluation) -> Bool { a === b }
   }
 
-  /// The state in use (replaced by `.reset`).
+  /// The state in use (replaced by `.reset`). It is confined: use it inside
+  /// ``withState(_:)`` (a ``Completer`` takes its lock itself).
   public internal(set) var lua: LuaState
   /// The app tree in use (replaced by `.reset`).
   public internal(set) var tree: ScriptedTree
@@ -109,13 +112,20 @@ public final class ReplSession {
   /// Set for trusted sessions reading from a pipe, where luahost stands in for `lua`.
   public var isLuaCompatible = false
 
+  /// Runs `body` with the session's state, holding its lock (see
+  /// ``ScriptedTree/withState(_:)``).
+  public func withState<T>(_ body: (LuaState) throws -> T) rethrows -> T {
+    try tree.withState(body)
+  }
+
   /// The prompt to show: `> `, or `>> ` inside an unfinished chunk.
   public var prompt: String {
     let (name, standard) = pendingChunk.isEmpty ? ("_PROMPT", "> ") : ("_PROMPT2", ">> ")
-    guard isLuaCompatible, let value = try? lua.globals().get(name), !value.isNil else {
-      return standard
+    guard isLuaCompatible else { return standard }
+    return withState { lua in
+      guard let value = try? lua.globals().get(name), !value.isNil else { return standard }
+      return (try? lua.string(describing: value)) ?? standard
     }
-    return (try? lua.string(describing: value)) ?? standard
   }
 
   /// The session's latest alerts (at most 100), as records with their latest count.
@@ -148,6 +158,13 @@ public final class ReplSession {
 
   /// Handles one line of input, as bytes.
   public func submit(bytes line: [UInt8]) -> Reply {
+    // The tree of this line: `.reset` replaces `tree`, and the old state closes once its
+    // lock is given back here.
+    let current = tree
+    return current.withState { _ in submitHoldingLock(bytes: line) }
+  }
+
+  private func submitHoldingLock(bytes line: [UInt8]) -> Reply {
     if pendingChunk.isEmpty, line.first == UInt8(ascii: "."),
       let reply = command(String(decoding: line, as: UTF8.self))
     {

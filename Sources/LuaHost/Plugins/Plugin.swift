@@ -12,8 +12,8 @@ import ViewTree
 public final class Plugin: @unchecked Sendable {
   // `@unchecked Sendable` is justified: `path` and `manifest` are immutable values;
   // `panel` is a view of the shared tree, touched only under `View.treeLock`; `tree`
-  // (and with it the Lua state) is read and written only while holding `stateLock`;
-  // `loaded` is atomic.
+  // and the Lua state are read and written only while holding the state's lock (`lua`
+  // itself is immutable); `loaded` is atomic.
 
   /// Where the plugin came from: a `.lua` file, or a folder with `init.lua`.
   public let path: String
@@ -26,8 +26,8 @@ public final class Plugin: @unchecked Sendable {
   /// The plugin's tree bridge and state; nil once unloaded.
   private var tree: ScriptedTree?
   private let loaded = Atomic<Bool>(true)
-  /// The lock the plugin's state is confined to.
-  private let stateLock: ReentrantLock
+  /// The plugin's state, confined to its own lock; closed once unloaded.
+  private let lua: LuaState
   /// The tree's pending work, kept after unloading (it then drains: unloading cancels it).
   private let pending: PendingWork
 
@@ -41,7 +41,7 @@ public final class Plugin: @unchecked Sendable {
     self.path = path
     self.manifest = manifest
     self.panel = panel
-    self.stateLock = tree.stateLock
+    self.lua = tree.lua
     self.tree = tree
   }
 
@@ -53,8 +53,8 @@ public final class Plugin: @unchecked Sendable {
   @discardableResult
   public func run<T>(_ body: (LuaState) throws -> T) -> T? {
     View.treeLock.withoutLock {
-      stateLock.withLock { () -> T? in
-        guard let lua = tree?.lua else { return nil }
+      lua.withLock { lua -> T? in
+        guard tree != nil, !lua.isClosed else { return nil }
         do {
           return try body(lua)
         } catch {
@@ -101,11 +101,14 @@ public final class Plugin: @unchecked Sendable {
   /// The memory the plugin's state uses, in bytes, or nil once unloaded.
   public var memoryInUse: Int? { run { $0.memoryInUse } }
 
-  /// Closes the state (giving its memory back) and removes the panel from the tree.
+  /// Closes the state (giving its memory back) and removes the panel from the tree. From
+  /// any thread, and from inside the plugin's own code (a host module function it called,
+  /// its tap, its timer): the state then closes once that code has returned, and nothing of
+  /// the plugin runs after that.
   func unload() {
     View.treeLock.withoutLock {
-      stateLock.withLock {
-        tree?.lua.close()
+      lua.withLock { lua in
+        lua.close()
         tree = nil
         loaded.store(false, ordering: .relaxed)
       }

@@ -138,13 +138,17 @@ package struct ScriptRunner {
       if let session { session.pluginHost = pluginHost }
     }
     defer { for plugin in pluginHost?.plugins ?? [] { try? pluginHost?.unload(plugin.name) } }
-    try makeArgTable(in: lua, options: options)
-    if options.warnings { lua.setWarnings(true) }
-    let appTree = session?.tree ?? tree
-    try lua.interruptingOnSIGINT {
-      try runActions(options, in: lua, tree: appTree, startsRepl: startsRepl)
+    // The state's one owner is the tree: every use below holds its lock (withState), and
+    // never while waiting, so timers and waiting work take turns with the script.
+    guard let appTree = session?.tree ?? tree else { return .failure }
+    try appTree.withState { lua in
+      try makeArgTable(in: lua, options: options)
+      if options.warnings { lua.setWarnings(true) }
     }
-    if session == nil, let appTree {
+    try lua.interruptingOnSIGINT {
+      try runActions(options, tree: appTree, startsRepl: startsRepl)
+    }
+    if session == nil {
       // As node does: the script's timers and plugins' work in flight run before the exit.
       let plugins = pluginHost.map(Unchecked.init)
       let work = appTree.pendingWork
@@ -167,24 +171,29 @@ package struct ScriptRunner {
   /// `LUA_INIT`, then the `-e` and `-l` actions in order, then the script (or stdin), as
   /// `lua` runs them.
   private func runActions(
-    _ options: CommandLineOptions, in lua: LuaState, tree: ScriptedTree?, startsRepl: Bool
+    _ options: CommandLineOptions, tree: ScriptedTree, startsRepl: Bool
   ) throws {
-    if !options.ignoreEnvironment { try runInit(in: lua) }
+    if !options.ignoreEnvironment { try runInit(tree: tree) }
     for action in options.actions {
       switch action {
-      case .execute(let code): try lua.run(code, name: "=(command line)")
+      case .execute(let code):
+        // As a coroutine, like the script: `-e` code may wait too.
+        let chunk = try tree.withState { try $0.load(code, name: "=(command line)") }
+        try run(chunk, arguments: [], tree: tree)
       case .require(let global, let module):
-        let require = try LuaFunction(luaValue: lua.globals().get("require"))
-        let loaded = try require.call(.string(LuaString(module))).first ?? .nil
-        try lua.globals().set(global, loaded)
+        try tree.withState { lua in
+          let require = try LuaFunction(luaValue: lua.globals().get("require"))
+          let loaded = try require.call(.string(LuaString(module))).first ?? .nil
+          try lua.globals().set(global, loaded)
+        }
       }
     }
     if let script = options.script {
-      try runScript(script, in: lua, tree: tree)
+      try runScript(script, tree: tree)
     } else if startsRepl {
       if !options.interactive && stdinIsTerminal { StandardStreams.out(Self.version + "\n") }
     } else if options.actions.isEmpty && !options.showVersion {
-      try runScript("-", in: lua, tree: tree)
+      try runScript("-", tree: tree)
     }
   }
 
@@ -304,46 +313,48 @@ package struct ScriptRunner {
     try lua.globals().set("arg", .table(table))
   }
 
-  private func runInit(in lua: LuaState) throws {
+  private func runInit(tree: ScriptedTree) throws {
     guard
       let (name, code) = [
         ("LUA_INIT_5_4", environment["LUA_INIT_5_4"]), ("LUA_INIT", environment["LUA_INIT"]),
       ]
       .first(where: { $0.1 != nil }).map({ ($0.0, $0.1!) })
     else { return }
-    if code.hasPrefix("@") {
-      try lua.run(file: String(code.dropFirst()))
-    } else {
-      try lua.run(code, name: "=" + name)
+    let chunk = try tree.withState { lua in
+      code.hasPrefix("@")
+        ? try lua.load(file: String(code.dropFirst())) : try lua.load(code, name: "=" + name)
     }
+    try run(chunk, arguments: [], tree: tree)
   }
 
   /// Runs the script with the values of `arg[1]`, `arg[2]`, … as `...`, read from the
   /// global `arg` when the script starts (as `lua` does, so `-e` may change them).
-  private func runScript(_ script: String, in lua: LuaState, tree appTree: ScriptedTree?) throws {
-    let chunk: LuaFunction
+  private func runScript(_ script: String, tree: ScriptedTree) throws {
+    var bytes: [UInt8] = []
     if script == "-" {
-      var bytes: [UInt8] = []
       while case let c = getchar(), c != EOF { bytes.append(UInt8(truncatingIfNeeded: c)) }
-      chunk = try lua.load(script: bytes, name: "=stdin")
     } else {
       // A script may be a pipe (`luahost <(…)`), as for `lua`.
-      chunk = try lua.load(script: LuaState.readFile(script), name: "@" + script)
+      bytes = try LuaState.readFile(script)
     }
-    guard case .table(let arg) = try lua.globals().get("arg") else {
-      throw LuaError(kind: .runtime, message: "'arg' is not a table")
+    let (chunk, arguments) = try tree.withState { lua -> (LuaFunction, [LuaValue]) in
+      let chunk = try lua.load(script: bytes, name: script == "-" ? "=stdin" : "@" + script)
+      guard case .table(let arg) = try lua.globals().get("arg") else {
+        throw LuaError(kind: .runtime, message: "'arg' is not a table")
+      }
+      let count = try Int(luaValue: lua.length(of: .table(arg)))
+      guard count < 1_000_000 else {  // Lua's stack limit, as `lua` checks it
+        throw LuaError(kind: .runtime, message: "too many arguments to script")
+      }
+      return (chunk, try (0..<max(count, 0)).map { try arg.get(.integer(Int64($0 + 1))) })
     }
-    let count = try Int(luaValue: lua.length(of: .table(arg)))
-    guard count < 1_000_000 else {  // Lua's stack limit, as `lua` checks it
-      throw LuaError(kind: .runtime, message: "too many arguments to script")
-    }
-    let arguments = try (0..<max(count, 0)).map { try arg.get(.integer(Int64($0 + 1))) }
-    // As a coroutine: the main chunk may wait (timer.sleep, async functions).
-    guard let appTree else {
-      try chunk.callAsMainChunk(arguments: arguments)
-      return
-    }
-    let (waiting, progress) = try appTree.start(chunk, arguments: arguments, asMainChunk: true)
+    try run(chunk, arguments: arguments, tree: tree)
+  }
+
+  /// Runs a chunk as the main chunk of a coroutine of the tree (so it may wait), each step
+  /// holding the state's lock, and waits for it to finish.
+  private func run(_ chunk: LuaFunction, arguments: [LuaValue], tree: ScriptedTree) throws {
+    let (waiting, progress) = try tree.start(chunk, arguments: arguments, asMainChunk: true)
     guard case .suspended = progress else { return }
     let coroutine = Unchecked(waiting)
     _ = try Blocking.wait { try await coroutine.value.finish(isolation: nil) }

@@ -74,13 +74,15 @@ package struct TestRunner {
     let names: [(name: String, line: Int?, skip: Bool)]
     do {
       let environment = try TestEnvironment(options: options)
-      names = try environment.load(file: file).array().map { entry in
-        let table = try LuaTable(luaValue: entry)
-        let function = try LuaFunction(luaValue: table.rawGet("fn"))
-        return (
-          try String(luaValue: table.rawGet("name")), function.definition?.line,
-          try table.rawGet("skip") == true
-        )
+      names = try environment.tree.withState { _ in
+        try environment.load(file: file).array().map { entry in
+          let table = try LuaTable(luaValue: entry)
+          let function = try LuaFunction(luaValue: table.rawGet("fn"))
+          return (
+            try String(luaValue: table.rawGet("name")), function.definition?.line,
+            try table.rawGet("skip") == true
+          )
+        }
       }
     } catch let error as LuaError {
       return [brokenFile(file, error)]
@@ -129,10 +131,12 @@ package struct TestRunner {
         environment = try TestEnvironment(options: options)
         return environment!
       }()
-      let registry = try environment.load(file: file)
-      let entry = try LuaTable(luaValue: registry.rawGet(.integer(Int64(index) + 1)))
+      let test = try environment.tree.withState { _ in
+        let registry = try environment.load(file: file)
+        let entry = try LuaTable(luaValue: registry.rawGet(.integer(Int64(index) + 1)))
+        return try LuaFunction(luaValue: entry.rawGet("fn"))
+      }
       // As a coroutine: a test may wait (timer.sleep, expect.alert on async work).
-      let test = try LuaFunction(luaValue: entry.rawGet("fn"))
       let (coroutine, progress) = try environment.tree.start(test, arguments: [])
       if case .suspended = progress {
         let waiting = Unchecked(coroutine)
@@ -142,7 +146,9 @@ package struct TestRunner {
       result.status = .failed
       let shortName = Self.shortSource(file)
       let frame = error.traceback.frames.first { $0.source == shortName && $0.line > 0 }
-      if case .table(let value) = error.value, (try? value.rawGet("__expect")) == true {
+      if case .table(let value) = error.value,
+        environment?.tree.withState({ _ in try? value.rawGet("__expect") }) == true
+      {
         result.message = error.message
         result.line = frame?.line ?? line
       } else if error.kind == .timeout {

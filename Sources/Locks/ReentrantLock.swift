@@ -9,9 +9,9 @@ import Synchronization
 /// A mutual-exclusion lock that the thread holding it may take again, and may set aside
 /// while it calls out to code that takes other locks.
 ///
-/// LuaHost confines each Lua state, and every view tree shared between threads, to one of
-/// these. Setting the lock aside (``withoutLock(_:)``) is what keeps lock order acyclic:
-/// a thread never waits for a state's lock while it holds the tree's.
+/// LuaHost confines each Lua state (`LuaState.lock`), and the view tree (`View.treeLock`),
+/// to one of these. Setting the lock aside (``withoutLock(_:)``) is what keeps lock order
+/// acyclic: a thread never waits for a state's lock while it holds the tree's.
 public final class ReentrantLock: @unchecked Sendable {
   // `@unchecked Sendable` is justified: `mutex` is a pthread mutex, safe to use from any
   // thread; `depth` is read and written only by the thread that holds `mutex`; `owner`
@@ -35,6 +35,10 @@ public final class ReentrantLock: @unchecked Sendable {
   public var isHeldByCurrentThread: Bool {
     owner.load(ordering: .relaxed) == Self.currentThread
   }
+
+  /// How many times the calling thread holds the lock (0 when it does not): 1 inside the
+  /// outermost ``withLock(_:)``.
+  public var holdCount: Int { isHeldByCurrentThread ? depth : 0 }
 
   /// Takes the lock, waiting while another thread holds it.
   public func lock() {
@@ -80,7 +84,7 @@ public final class ReentrantLock: @unchecked Sendable {
   }
 
   /// An id of the calling thread, unique among running threads.
-  static var currentThread: UInt {
+  package static var currentThread: UInt {
     #if canImport(Darwin)
       UInt(bitPattern: pthread_self())
     #else

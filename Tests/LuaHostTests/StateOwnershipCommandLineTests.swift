@@ -1,0 +1,56 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `luahost` with timers racing the script: the state has one owner, so timers wait for
+/// the main chunk (and each other) instead of running the same `lua_State` at once.
+@Suite(.timeLimit(.minutes(10))) struct StateOwnershipCommandLineTests {
+  /// Issue 21's one-liner crashed 7 runs of 7 (SIGSEGV): 300 timers fired on pool threads
+  /// while `-e` code ran on the main thread without the state's lock.
+  @Test func timersThatFireWhileTheScriptRunsWaitForIt() throws {
+    let code = """
+      fired = 0
+      for i = 1, 300 do
+        timer.after(i * 0.001, function()
+          for j = 1, 1e4 do local x = {j} end
+          fired = fired + 1
+          if fired == 300 then print('fired ' .. fired) end
+        end)
+      end
+      for i = 1, 1e7 do local y = {i} end
+      print('main done')
+      """
+    for _ in 1...3 {
+      let result = try Luahost.run(["-e", code])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(result.stdout == "main done\nfired 300\n", "\(result.stderr)")
+    }
+  }
+
+  @Test func aScriptFileAndTheReplLineTakeTurnsWithTimersToo() throws {
+    let script = try Luahost.temporaryFile(
+      """
+      local n = 0
+      for i = 1, 100 do timer.after(0, function() n = n + 1 end) end
+      for i = 1, 3e6 do local y = {i} end
+      timer.sleep(0.01)
+      for i = 1, 3e6 do local y = {i} end
+      timer.after(0.05, function() print('timers ' .. n) end)
+      """)
+    let result = try Luahost.run([script])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "timers 100\n")
+    let repl = try Luahost.run(
+      ["-i"],
+      stdin: "for i = 1, 50 do timer.after(0, function() end) end\n"
+        + "for i = 1, 3e6 do local y = {i} end\n" + "= 'after'\n")
+    #expect(repl.status == 0, "\(repl.stderr)")
+    #expect(repl.stdout.contains("after"), "\(repl.stdout)")
+  }
+
+  @Test func minusECodeMayWait() throws {
+    let result = try Luahost.run(["-e", "timer.sleep(0.01) print('waited')"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "waited\n")
+  }
+}
