@@ -20,6 +20,14 @@ public final class ReentrantLock: @unchecked Sendable {
   private let owner = Atomic<UInt>(0)
   private var depth = 0
 
+  /// What the lock guards, for ``LockCycleError`` ("plugin 'counter'"). Set it before the
+  /// lock is shared; nil: "a lock".
+  public var name: String?
+
+  var displayName: String { name ?? "a lock" }
+  /// The thread that holds the lock now, or 0.
+  var ownerThread: UInt { owner.load(ordering: .relaxed) }
+
   /// Creates an unlocked lock.
   public init() {
     mutex = .allocate(capacity: 1)
@@ -47,7 +55,37 @@ public final class ReentrantLock: @unchecked Sendable {
       depth += 1
       return
     }
-    pthread_mutex_lock(mutex)
+    acquire(thread)
+  }
+
+  /// Takes the lock as ``lock()`` does, but throws instead of waiting when the wait would
+  /// never end: the lock's holder waits (directly, or through other threads) for a lock
+  /// this thread holds. Lua states' locks are taken this way, so calls that cross states
+  /// in a cycle fail at once instead of hanging.
+  /// - Throws: ``LockCycleError``, naming the locks of the cycle.
+  public func lockRefusingCycles() throws(LockCycleError) {
+    let thread = Self.currentThread
+    if owner.load(ordering: .relaxed) == thread {
+      depth += 1
+      return
+    }
+    if pthread_mutex_trylock(mutex) != 0 {
+      try WaitGraph.shared.willWait(thread, for: self, refusingCycles: true)
+      pthread_mutex_lock(mutex)
+      WaitGraph.shared.didWait(thread)
+    }
+    owner.store(thread, ordering: .relaxed)
+    depth = 1
+  }
+
+  /// Takes the mutex for `thread`, recording a contended wait so that cycles through this
+  /// lock can be seen by ``lockRefusingCycles()``.
+  private func acquire(_ thread: UInt) {
+    if pthread_mutex_trylock(mutex) != 0 {
+      try? WaitGraph.shared.willWait(thread, for: self, refusingCycles: false)
+      pthread_mutex_lock(mutex)
+      WaitGraph.shared.didWait(thread)
+    }
     owner.store(thread, ordering: .relaxed)
     depth = 1
   }
@@ -76,8 +114,7 @@ public final class ReentrantLock: @unchecked Sendable {
     owner.store(0, ordering: .relaxed)
     pthread_mutex_unlock(mutex)
     defer {
-      pthread_mutex_lock(mutex)
-      owner.store(Self.currentThread, ordering: .relaxed)
+      acquire(Self.currentThread)
       depth = saved
     }
     return try body()

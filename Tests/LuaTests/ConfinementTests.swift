@@ -42,7 +42,7 @@ import Testing
     lua.confine()
     try lua.withLock { lua in
       #expect(lua.lock.holdCount == 1)
-      lua.withLock { _ in #expect(lua.lock.holdCount == 2) }
+      try lua.withLock { _ in #expect(lua.lock.holdCount == 2) }
       let results = try lua.run("return 'ok'")
       #expect(results == ["ok"])
     }
@@ -92,9 +92,9 @@ import Testing
     let box = UncheckedState(lua: lua)
     let thread = Thread {
       _ = try? box.lua.withLock { lua in
-        try lua.run("started() local n = 0 for i = 1, 2e6 do n = n + i end return n")
+        _ = try lua.run("started() local n = 0 for i = 1, 2e6 do n = n + i end return n")
+        finished.set()  // still holding the lock: close cannot have run yet
       }
-      finished.set()
     }
     thread.start()
     started.wait()

@@ -27,7 +27,7 @@ public final class TreeFuzzer {
     do {
       let fuzzer = try TreeFuzzer(bytes)
       defer { fuzzer.lua.close() }
-      fuzzer.tree.withState { _ in fuzzer.runAll() }
+      try fuzzer.tree.withState { _ in fuzzer.runAll() }
       return fuzzer.violations
     } catch {
       return ["cannot set up the tree: \(error)"]

@@ -40,7 +40,7 @@ public final class LuaCoroutine {
   let deadline: UInt64?
   private var isDone = false
   /// Runs each step; a host's lock goes here (see the type's documentation).
-  public var step: (() -> Void) -> Void
+  public var step: (() -> Void) throws -> Void
 
   /// A coroutine that will run `function`.
   /// - Parameters:
@@ -51,7 +51,7 @@ public final class LuaCoroutine {
   /// - Throws: `usage` when the state is closed.
   public init(
     _ function: LuaFunction, asMainChunk: Bool = false,
-    step: @escaping (() -> Void) -> Void = { $0() }
+    step: @escaping (() -> Void) throws -> Void = { $0() }
   ) throws {
     core = function.reference.core
     let stack = try LuaStack(core)
@@ -148,7 +148,9 @@ public final class LuaCoroutine {
   ) async throws -> T {
     let target = core.stopTarget
     // The stop is the state's: forget it in a step, under the state's owner.
-    defer { step { self.core.withLock { if let L = self.core.main { lh_clearstop(L) } } } }
+    defer {
+      try? step { try? self.core.withLock { if let L = self.core.main { lh_clearstop(L) } } }
+    }
     return try await withTaskCancellationHandler {
       try await body()
     } onCancel: {
@@ -233,8 +235,13 @@ public final class LuaCoroutine {
   private func resume(pushing push: (LuaStack) throws -> Int32) throws -> Progress {
     var outcome: Result<Progress, any Error> = .failure(LuaError(usage: "no step ran"))
     // Inside the host's step, holding the state's lock (its one owner): a step may run on
-    // any thread, and a host's step may first set other locks aside.
-    step { outcome = Result { try self.core.withLock { try self.runStep(pushing: push) } } }
+    // any thread, and a host's step may first set other locks aside. A step refused (its
+    // lock would deadlock) fails the coroutine with that error.
+    do {
+      try step { outcome = Result { try self.core.withLock { try self.runStep(pushing: push) } } }
+    } catch {
+      outcome = .failure(error)
+    }
     if case .failure = outcome { isDone = true }
     return try outcome.get()
   }

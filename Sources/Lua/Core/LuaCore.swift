@@ -78,8 +78,14 @@ final class LuaCore {
 
   /// Runs `body` holding ``lock``; the outermost one also carries out a close that was asked
   /// for meanwhile from inside the state's own code.
-  func withLock<T>(_ body: () throws -> T) rethrows -> T {
-    lock.lock()
+  /// - Throws: `body`'s error, or (`usage`) when waiting for the lock would deadlock (see
+  ///   ``ReentrantLock/lockRefusingCycles()``).
+  func withLock<T>(_ body: () throws -> T) throws -> T {
+    do {
+      try lock.lockRefusingCycles()
+    } catch {
+      throw LuaError(kind: .usage, message: error.description)
+    }
     defer {
       if closeRequested, lock.holdCount == 1 { closeIfRequested() }
       lock.unlock()

@@ -64,7 +64,11 @@ public final class LuaState {
 
   /// Runs `body` with the state, holding its ``lock`` (waiting while another thread holds
   /// it). A ``close()`` asked for inside `body` takes effect when the outermost one ends.
-  public func withLock<T>(_ body: (LuaState) throws -> T) rethrows -> T {
+  /// - Throws: what `body` throws, or a `usage` ``LuaError`` at once when the wait would never
+  ///   end: the thread that holds the lock waits, directly or through others, for a lock
+  ///   this thread holds (two states calling into each other from two threads). The
+  ///   message names the locks of the cycle.
+  public func withLock<T>(_ body: (LuaState) throws -> T) throws -> T {
     try core.withLock { try body(self) }
   }
 

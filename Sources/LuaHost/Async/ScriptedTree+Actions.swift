@@ -60,11 +60,11 @@ extension ScriptedTree {
 
   /// How each step of a coroutine started for `origin` runs: with the tree lock set aside
   /// and the state's lock held, and with `origin` as the view new timers belong to.
-  func stepper(origin: View) -> (() -> Void) -> Void {
+  func stepper(origin: View) -> (() -> Void) throws -> Void {
     let reference = WeakView(origin)
     return { [weak self] body in
       guard let self else { return body() }
-      self.callingLua {
+      try self.callingLua {
         let outer = self.currentOrigin
         self.currentOrigin = reference.view
         defer { self.currentOrigin = outer }
@@ -93,7 +93,9 @@ extension ScriptedTree {
             // Reading a `ui.error` value takes the state, so before the tree lock.
             var shown = error
             if let scripted = tree.tree, let view = reference.view {
-              shown = scripted.withState { _ in scripted.presentable(error, origin: view) }
+              shown =
+                (try? scripted.withState { _ in scripted.presentable(error, origin: view) })
+                ?? error
             }
             View.treeLock.withLock {
               _ = reference.view?.environment.errorHandler.handle(shown, retry: retry)

@@ -61,6 +61,7 @@ public final class ScriptedTree {
     lua.lock.lock()
     defer { lua.lock.unlock() }
     lua.confine()
+    if lua.lock.name == nil { lua.lock.name = "the Lua state of '\(root.id)'" }
     memoryAccount = ScriptMemoryAccount(try lua.memoryAccount())
     var byKind: [ViewKind: ScriptedComponent] = [:]
     var taken = Set(Self.builtInConstructors.map(\.name) + ["root", "find", "error"])
@@ -80,7 +81,9 @@ public final class ScriptedTree {
 
   /// Runs `body` with the state, holding its lock with the tree lock set aside: the way
   /// for host code to run Lua on this tree's state while other threads may tap its views.
-  public func withState<T>(_ body: (LuaState) throws -> T) rethrows -> T {
+  /// - Throws: what `body` throws, or (`usage`) when waiting for the lock would deadlock
+  ///   (see ``LuaState/withLock(_:)``).
+  public func withState<T>(_ body: (LuaState) throws -> T) throws -> T {
     try callingLua { try body(lua) }
   }
 
@@ -119,7 +122,7 @@ public final class ScriptedTree {
 
   /// Runs Lua code of this tree's state on behalf of the tree (an action, a filter): with
   /// the tree lock set aside, so the state's lock is never awaited while holding it.
-  func callingLua<T>(_ body: () throws -> T) rethrows -> T {
+  func callingLua<T>(_ body: () throws -> T) throws -> T {
     try View.treeLock.withoutLock { try lua.withLock { _ in try body() } }
   }
 

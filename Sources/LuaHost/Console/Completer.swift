@@ -13,7 +13,7 @@ public struct Completer {
   /// Completions for the end of `line`: each is the whole word to put in place of the
   /// last dotted or colon-separated name (e.g. `ui.root` for `ui.ro`).
   public func completions(for line: String) -> [String] {
-    lua.withLock { _ in completionsHoldingLock(for: line) }
+    (try? lua.withLock { _ in completionsHoldingLock(for: line) }) ?? []
   }
 
   private func completionsHoldingLock(for line: String) -> [String] {

@@ -54,7 +54,7 @@ public final class ReplSession {
     public func reply() async -> Reply {
       do {
         let results = try await coroutine.finish(isolation: nil)
-        return session.tree.withState { _ in session.show(results) }
+        return try session.tree.withState { _ in session.show(results) }
       } catch {
         return session.describe(error)
       }
@@ -114,7 +114,8 @@ public final class ReplSession {
 
   /// Runs `body` with the session's state, holding its lock (see
   /// ``ScriptedTree/withState(_:)``).
-  public func withState<T>(_ body: (LuaState) throws -> T) rethrows -> T {
+  /// - Throws: what `body` throws, or (`usage`) when waiting for the lock would deadlock.
+  public func withState<T>(_ body: (LuaState) throws -> T) throws -> T {
     try tree.withState(body)
   }
 
@@ -122,10 +123,11 @@ public final class ReplSession {
   public var prompt: String {
     let (name, standard) = pendingChunk.isEmpty ? ("_PROMPT", "> ") : ("_PROMPT2", ">> ")
     guard isLuaCompatible else { return standard }
-    return withState { lua in
-      guard let value = try? lua.globals().get(name), !value.isNil else { return standard }
-      return (try? lua.string(describing: value)) ?? standard
-    }
+    return
+      (try? withState { lua in
+        guard let value = try? lua.globals().get(name), !value.isNil else { return standard }
+        return (try? lua.string(describing: value)) ?? standard
+      }) ?? standard
   }
 
   /// The session's latest alerts (at most 100), as records with their latest count.
@@ -144,7 +146,7 @@ public final class ReplSession {
   @discardableResult
   public func choose(at index: Int) -> AlertChoice {
     guard let (alert, boundary) = lastAlert else { return .notFound }
-    return tree.withState { _ in boundary.choose(at: index, of: alert) }
+    return (try? tree.withState { _ in boundary.choose(at: index, of: alert) }) ?? .notFound
   }
 
   /// Alerts presented since the last call, each with its boundary, oldest first.
@@ -161,7 +163,11 @@ public final class ReplSession {
     // The tree of this line: `.reset` replaces `tree`, and the old state closes once its
     // lock is given back here.
     let current = tree
-    return current.withState { _ in submitHoldingLock(bytes: line) }
+    do {
+      return try current.withState { _ in submitHoldingLock(bytes: line) }
+    } catch {
+      return describe(error)
+    }
   }
 
   private func submitHoldingLock(bytes line: [UInt8]) -> Reply {

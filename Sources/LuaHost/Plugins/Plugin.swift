@@ -53,14 +53,16 @@ public final class Plugin: @unchecked Sendable {
   @discardableResult
   public func run<T>(_ body: (LuaState) throws -> T) -> T? {
     View.treeLock.withoutLock {
-      lua.withLock { lua -> T? in
-        guard tree != nil, !lua.isClosed else { return nil }
-        do {
+      do {
+        return try lua.withLock { lua -> T? in
+          guard tree != nil, !lua.isClosed else { return nil }
           return try body(lua)
-        } catch {
-          View.treeLock.withLock { _ = panel.environment.errorHandler.handle(error) }
-          return nil
         }
+      } catch {
+        // The body's failure, or a wait for the state's lock refused as a deadlock (a
+        // call across plugins in a cycle): either way the panel shows it.
+        View.treeLock.withLock { _ = panel.environment.errorHandler.handle(error) }
+        return nil
       }
     }
   }
@@ -106,12 +108,23 @@ public final class Plugin: @unchecked Sendable {
   /// its tap, its timer): the state then closes once that code has returned, and nothing of
   /// the plugin runs after that.
   func unload() {
-    View.treeLock.withoutLock {
-      lua.withLock { lua in
-        lua.close()
-        tree = nil
-        loaded.store(false, ordering: .relaxed)
+    let refused = View.treeLock.withoutLock { () -> Bool in
+      do {
+        try lua.withLock { lua in
+          lua.close()
+          tree = nil
+          loaded.store(false, ordering: .relaxed)
+        }
+        return false
+      } catch {
+        return true
       }
+    }
+    // Waiting for the state here would deadlock (its code waits for a state this thread
+    // holds): unload once this thread has let go, from a task.
+    if refused {
+      Task.detached { self.unload() }
+      return
     }
     View.treeLock.withLock {
       _ = panel.removeFromParent()

@@ -179,6 +179,7 @@ public final class PluginHost: @unchecked Sendable {
       }
     }
     let lua = try LuaState(sandbox: sandbox)
+    lua.lock.name = "plugin '\(manifest.name)'"  // for a refused deadlock's message
     let panel = View.boundary(
       id: manifest.name,
       BoundaryConfiguration(title: "Error in plugin \(manifest.name)", isIsolated: true))

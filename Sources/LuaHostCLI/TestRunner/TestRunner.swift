@@ -147,7 +147,7 @@ package struct TestRunner {
       let shortName = Self.shortSource(file)
       let frame = error.traceback.frames.first { $0.source == shortName && $0.line > 0 }
       if case .table(let value) = error.value,
-        environment?.tree.withState({ _ in try? value.rawGet("__expect") }) == true
+        (try? environment?.tree.withState({ _ in try value.rawGet("__expect") })) == true
       {
         result.message = error.message
         result.line = frame?.line ?? line
