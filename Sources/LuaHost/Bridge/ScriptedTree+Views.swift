@@ -41,6 +41,7 @@ extension ScriptedTree {
         set: lockedSet { view, value in
           try tree().checkMovable(view, "rename")
           let id = try string(value)
+          try ScriptedTree.checkID(id)
           try tree().recharge(view, from: view.id.utf8.count, to: id.utf8.count)
           view.id = id
         })

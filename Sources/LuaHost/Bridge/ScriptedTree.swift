@@ -206,6 +206,18 @@ public final class ScriptedTree {
     }
   }
 
+  /// Throws unless a script may give a view `id`: a `/` would make paths ambiguous
+  /// (`a/b` as one id, or two levels), and paths name views in alerts and the error log.
+  static func checkID(_ id: String) throws {
+    guard !id.utf8.contains(UInt8(ascii: "/")) else {
+      throw LuaError(
+        kind: .runtime,
+        message:
+          "bad view id '\(id.visibleControls(keepingNewlines: false))': '/' separates the levels of a path"
+      )
+    }
+  }
+
   static var goneError: LuaError {
     LuaError(kind: .usage, message: "the view tree's Lua state is gone")
   }

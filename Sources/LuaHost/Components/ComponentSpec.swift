@@ -38,7 +38,12 @@ public struct ComponentSpec {
   }
 
   /// The view's `id`: the string argument, or the table's `id` field.
+  /// - Throws: `LuaError` for an id with a `/` (it would make view paths ambiguous).
   public var id: String? {
-    get throws { try idArgument ?? get("id", as: String.self) }
+    get throws {
+      guard let id = try idArgument ?? get("id", as: String.self) else { return nil }
+      try ScriptedTree.checkID(id)
+      return id
+    }
   }
 }

@@ -9,10 +9,12 @@ extension LuaError {
   public var consoleDescription: String {
     switch (kind, value) {
     case (.runtime, .table), (.runtime, .userdata):
-      if !message.hasPrefix("(error object is") { return message }
+      if !message.hasPrefix("(error object is") { return message.visibleControls() }
     default: break
     }
     let text = kind == .swift ? Alert.message(for: self) : message
-    return traceback.isEmpty ? text : "\(text)\n\(traceback)"
+    // The message and the traceback hold text the script chose (its error values, chunk
+    // names): control characters show as escapes, so none reaches the terminal raw.
+    return (traceback.isEmpty ? text : "\(text)\n\(traceback)").visibleControls()
   }
 }

@@ -53,8 +53,9 @@ extension ReplSession {
     case ".choose":
       guard let (alert, _) = lastAlert else { return .error("no alert to choose from") }
       let buttons = alert.actions.enumerated().map { "\($0.offset + 1) \($0.element.label)" }
+      // Compared, never subtracted first: `.choose -9223372036854775808` is a number too.
       guard words.count > 1, let number = Int(words[1].trimmingCharacters(in: " ")),
-        alert.actions.indices.contains(number - 1)
+        number >= 1, number <= alert.actions.count
       else {
         return .error("usage: .choose N (buttons: \(buttons.joined(separator: " · ")))")
       }

@@ -13,6 +13,10 @@ public enum PluginError: Error, Equatable, CustomStringConvertible {
   case duplicateName(String)
   /// No plugin of that name is loaded.
   case unknownPlugin(String)
+  /// The plugin's name (from its manifest, or its file or folder name) is not a valid
+  /// name: 1 to 64 ASCII letters, digits, `_`, `-` or `.`. A name labels the plugin's
+  /// output and is its panel's id, so it may hold no control character, bracket or `/`.
+  case badName(String)
 
   /// A readable explanation.
   public var description: String {
@@ -25,6 +29,8 @@ public enum PluginError: Error, Equatable, CustomStringConvertible {
       "plugin \(plugin) asks for an unknown capability '\(capability)' (known: \(known.joined(separator: ", ")))"
     case .duplicateName(let name): "a plugin named \(name) is already loaded"
     case .unknownPlugin(let name): "no plugin named \(name) is loaded"
+    case .badName(let name):
+      "bad plugin name '\(name.visibleControls(keepingNewlines: false))' (1 to 64 letters, digits, '_', '-' or '.')"
     }
   }
 }

@@ -149,6 +149,10 @@ public final class PluginHost: @unchecked Sendable {
       manifest = try PluginManifest(
         source: String(decoding: source, as: UTF8.self), defaultName: defaultName)
     }
+    // A default name (the file's or folder's) is checked as a manifest's is.
+    guard PluginManifest.isValidName(manifest.name) else {
+      throw PluginError.badName(manifest.name)
+    }
     let settings = registry.withLock { $0 }
     let known = knownCapabilities
     if let unknown = manifest.capabilities.subtracting(known).sorted().first {
@@ -180,9 +184,10 @@ public final class PluginHost: @unchecked Sendable {
     }
     let lua = try LuaState(sandbox: sandbox)
     lua.lock.name = "plugin '\(manifest.name)'"  // for a refused deadlock's message
-    let panel = View.boundary(
-      id: manifest.name,
-      BoundaryConfiguration(title: "Error in plugin \(manifest.name)", isIsolated: true))
+    var panelConfiguration = BoundaryConfiguration(
+      title: "Error in plugin \(manifest.name)", isIsolated: true)
+    panelConfiguration.owner = manifest.name  // the error log's attribution
+    let panel = View.boundary(id: manifest.name, panelConfiguration)
     let tree = try ScriptedTree(lua: lua, root: panel, components: components)
     let plugin = Plugin(path: path, manifest: manifest, panel: panel, tree: tree)
     // Registering and placing the panel happen together, so two threads loading plugins

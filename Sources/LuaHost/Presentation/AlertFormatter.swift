@@ -19,11 +19,9 @@ public enum AlertFormatter {
   public static func plain(_ alert: Alert) -> String {
     let title = alert.title.visibleControls(keepingNewlines: false)
     var lines = ["alert: \(title)" + (alert.count > 1 ? " ×\(alert.count)" : "")]
-    lines.append("  message: \(alert.message.visibleControls())")
-    if let reason = alert.failureReason { lines.append("  reason: \(reason.visibleControls())") }
-    if let suggestion = alert.recoverySuggestion {
-      lines.append("  suggestion: \(suggestion.visibleControls())")
-    }
+    lines.append(field("message", alert.message))
+    if let reason = alert.failureReason { lines.append(field("reason", reason)) }
+    if let suggestion = alert.recoverySuggestion { lines.append(field("suggestion", suggestion)) }
     lines.append("  view: \(alert.path.visibleControls(keepingNewlines: false))")
     if let location = alert.sourceLocation {
       lines.append("  source: \(location.visibleControls(keepingNewlines: false))")
@@ -35,6 +33,16 @@ public enum AlertFormatter {
     }
     lines.append("  dismiss: \(alert.dismissLabel.visibleControls(keepingNewlines: false))")
     return lines.joined(separator: "\n")
+  }
+
+  /// `  name: text`, with every further line of `text` indented under the first, so that no
+  /// line of a script's text starts at the margin (where it could pass for a plugin's
+  /// `[name] ` output or another alert).
+  static func field(_ name: String, _ text: String) -> String {
+    let indent = "\n" + String(repeating: " ", count: name.count + 4)
+    return "  \(name): "
+      + text.visibleControls().split(separator: "\n", omittingEmptySubsequences: false)
+      .joined(separator: indent)
   }
 
   /// The handler chain, unless it only says that the first boundary presented the error

@@ -132,8 +132,6 @@ package struct ScriptRunner {
     var pluginHost: PluginHost?
     if let directory = options.pluginDirectory {
       let root = session?.tree.root ?? tree!.root
-      // Where loadPlugins puts the panels, so that loading errors name their plugin too.
-      errorLog?.pluginsPath = root.find("plugins")?.path ?? root.path + "/plugins"
       pluginHost = try loadPlugins(from: directory, into: root, options: options)
       if let session { session.pluginHost = pluginHost }
     }

@@ -51,7 +51,10 @@ package enum TestReport {
           lines.append("       \(line)")
         }
         if let detail = result.detail {
-          lines += detail.split(separator: "\n").map { "       " + paint(String($0), "2") }
+          // A traceback names chunks the script chose (`load(s, "=\27[31m…")`).
+          lines += detail.visibleControls().split(separator: "\n").map {
+            "       " + paint(String($0), "2")
+          }
         }
       }
     }

@@ -42,6 +42,10 @@ public struct BoundaryConfiguration {
   /// them, at the boundary or above it, resets the boundary while it shows an alert, as
   /// react-error-boundary's `resetKeys` do.
   public var resetKeys: Set<String>
+  /// Who the boundary's subtree belongs to, for attribution (the error log's `owner`): a
+  /// plugin host sets its plugin's name on the plugin's panel. Set by host code only; a
+  /// script cannot set it, so it cannot be forged by naming views.
+  public var owner: String?
 
   /// Creates a configuration; the defaults give the "Error" / "That sucks" alert.
   public init(

@@ -129,11 +129,23 @@ extension View {
       ErrorLogEntry(
         time: Date(), error: error, message: message,
         sourceLocation: Alert.sourceLocation(of: error), originPath: context.origin.path,
-        boundaryPath: path, handlerChain: context.chain.steps, isUnhandled: context.isUnhandled))
+        boundaryPath: path, handlerChain: context.chain.steps, isUnhandled: context.isUnhandled,
+        owner: context.origin.owner))
   }
 }
 
 extension View {
+  /// The ``BoundaryConfiguration/owner`` of this view's nearest boundary (itself included)
+  /// that has one.
+  var owner: String? {
+    var node: View? = self
+    while let view = node {
+      if let owner = view.boundary?.owner { return owner }
+      node = view.parent
+    }
+    return nil
+  }
+
   /// The account of this view or of its nearest ancestor that has one.
   var payingAccount: (any MemoryAccount)? {
     var node: View? = self

@@ -28,6 +28,9 @@ public struct ErrorLogEntry: Sendable {
   public let handlerChain: [HandlerStep]
   /// Whether no boundary handled it.
   public let isUnhandled: Bool
+  /// The ``BoundaryConfiguration/owner`` of the nearest boundary above the view the error
+  /// came from that has one (a plugin's panel names its plugin), or nil.
+  public let owner: String?
 }
 
 /// Receives every error routed in the subtree of the view where it is set (see

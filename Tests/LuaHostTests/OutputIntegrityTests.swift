@@ -1,0 +1,119 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 21, classes 2-4 and the REPL's numbers: what reaches the terminal or the error log
+/// on a script's behalf cannot pass for another plugin's output, a test report's line or
+/// another plugin's error, and bad numbers are refused with a message.
+@Suite(.timeLimit(.minutes(10))) struct OutputIntegrityTests {
+  @Test func aManifestNameThatWouldForgeALabelIsRefused() throws {
+    let folder = try Luahost.temporaryFolder([
+      "plugins/forger/manifest.lua": "return { name = 'x\\n[counter' }",
+      "plugins/forger/init.lua": "print('hello')",
+      "plugins/spaced/manifest.lua": "return { name = 'a b' }",
+      "plugins/spaced/init.lua": "print('hello')",
+      "main.lua": "print('main')",
+    ])
+    let result = try Luahost.run(["--plugins", "plugins", "main.lua"], directory: folder)
+    #expect(result.stdout == "main\n", "\(result.stdout)")
+    #expect(result.stderr.contains("bad plugin name 'x\\10[counter'"), "\(result.stderr)")
+    #expect(result.stderr.contains("bad plugin name 'a b'"), "\(result.stderr)")
+  }
+
+  @Test func aPluginsAlertTextCannotStartALineOfItsOwn() throws {
+    let folder = try Luahost.temporaryFolder([
+      "plugins/evil.lua": "error('one\\n[counter] forged line\\nalert: Error', 0)",
+      "main.lua": "",
+    ])
+    let result = try Luahost.run(["--plugins", "plugins", "main.lua"], directory: folder)
+    let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(!lines.contains { $0.hasPrefix("[counter]") }, "\(result.stdout)")
+    #expect(lines.filter { $0.hasPrefix("alert:") }.count == 1, "\(result.stdout)")
+    #expect(result.stdout.contains("  message: one\n           [counter] forged line\n"))
+  }
+
+  @Test func aChunkNameWithEscapesReachesNoReportRaw() throws {
+    let folder = try Luahost.temporaryFolder([
+      "forge_test.lua": """
+      test('forged', function()
+        local f = load("error('boom')", "=\\27[31mred\\r  PASS forged")
+        f()
+      end)
+      """
+    ])
+    let result = try Luahost.run(["test", "."], directory: folder)
+    #expect(result.status == 1)
+    #expect(!result.stdout.contains("\u{1B}"), "\(result.stdout)")
+    #expect(!result.stdout.contains("\r"), "\(result.stdout)")
+    #expect(result.stdout.contains("\\27[31mred\\13  PASS forged"), "\(result.stdout)")
+    // The same through the REPL's error and the script runner's error.
+    let repl = try Luahost.run(["-i"], stdin: "load('error(1)', '=\\27[2Jx')()\n")
+    #expect(!repl.stderr.contains("\u{1B}"), "\(repl.stderr)")
+    #expect(repl.stderr.contains("\\27[2Jx"), "\(repl.stderr)")
+    let script = try Luahost.run(["-e", "load('error(1)', '=\\27[2Jy')()"])
+    #expect(!script.stderr.contains("\u{1B}"), "\(script.stderr)")
+  }
+
+  @Test func viewIdsWithASlashAreRefused() throws {
+    let result = try Luahost.run([
+      "-e",
+      """
+      print(pcall(ui.button, { id = 'plugins/counter/b' }))
+      local b = ui.root:add(ui.button{ id = 'ok' })
+      print(pcall(function() b.id = 'a/b' end))
+      print(b.id)
+      """,
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 3)
+    #expect(lines[0].hasPrefix("false") && lines[0].contains("bad view id 'plugins/counter/b'"))
+    #expect(lines[1].hasPrefix("false") && lines[1].contains("bad view id 'a/b'"))
+    #expect(lines[2] == "ok")
+  }
+
+  /// The log's `plugin` comes from the panel, not from a path: a host script cannot make a
+  /// view whose path blames a plugin, and a plugin's own error names it.
+  @Test func theErrorLogAttributesByThePanelAndStopsAtItsCap() throws {
+    let folder = try Luahost.temporaryFolder([
+      "plugins/counter.lua": "error('counter failed', 0)",
+      "main.lua": """
+      local box = ui.root:add(ui.stack{ id = 'plugins2' })
+      local b = box:add(ui.button{ id = 'counter', on_tap = function() error('host', 0) end })
+      b:tap()
+      local big = ('x'):rep(8000)
+      local n = 0
+      local spam = ui.root:add(ui.button{ id = 'spam', on_tap = function() n = n + 1 error(big .. n, 0) end })
+      for i = 1, 6000 do spam:tap() end
+      """,
+    ])
+    let log = folder + "/errors.jsonl"
+    let result = try Luahost.run(
+      ["--error-log", log, "--plugins", "plugins", "main.lua"], directory: folder)
+    #expect(result.status == 1, "the host's own errors are unhandled: \(result.stderr)")
+    let text = try String(contentsOfFile: log, encoding: .utf8)
+    #expect(text.utf8.count <= 16 << 20)
+    let lines = text.split(separator: "\n")
+    let objects = try lines.map {
+      try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+    let counter = objects.filter { ($0["message"] as? String) == "counter failed" }
+    #expect(counter.count == 1 && counter.first?["plugin"] as? String == "counter")
+    let host = objects.filter { ($0["message"] as? String) == "host" }
+    #expect(host.count == 1 && host.first?["plugin"] is NSNull, "\(host)")
+    #expect((objects.last?["stopped"] as? String)?.contains("limit") == true)
+    let longest = objects.compactMap { ($0["message"] as? String)?.utf8.count }.max() ?? 0
+    #expect(longest < 4200)
+  }
+
+  @Test func chooseWithAnExtremeNumberIsAUsageError() throws {
+    let result = try Luahost.run(
+      ["-i"],
+      stdin: "ui.root:add(ui.button{ id = 'b', on_tap = function() error('x', 0) end }):tap()\n"
+        + ".choose -9223372036854775808\n.choose 9223372036854775807\n.choose 99999999999999999999\n"
+        + "print('alive')\n")
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("alive"))
+    #expect(result.stderr.components(separatedBy: "usage: .choose N").count == 4)
+  }
+}
