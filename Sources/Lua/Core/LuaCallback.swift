@@ -10,10 +10,13 @@ final class LuaCallback {
   typealias Body = (LuaStack, Int32) throws -> Int32
   unowned(unsafe) let core: LuaCore
   let body: Body
+  /// A lock every call of this closure holds (see ``LuaState/withCallbackGate(_:_:)``).
+  let gate: ReentrantLock?
 
   init(core: LuaCore, body: @escaping Body) {
     self.core = core
     self.body = body
+    gate = core.callbackGate
   }
 
   /// Wraps a closure over `[LuaValue]`.
@@ -49,6 +52,13 @@ func luaSwiftDispatch(_ L: OpaquePointer?, _ box: UnsafeMutableRawPointer?) -> I
   defer { core.current = outer }
   let stack = LuaStack(L, core)
   do {
+    guard let gate = callback.gate else { return try callback.body(stack, stack.top) }
+    do {
+      try gate.lockRefusingCycles()
+    } catch {
+      throw LuaError(kind: .usage, message: error.description)
+    }
+    defer { gate.unlock() }
     return try callback.body(stack, stack.top)
   } catch {
     stack.pushError(error)

@@ -54,6 +54,9 @@ final class LuaCore {
   let lock = ReentrantLock()
   /// Whether every use must hold ``lock``. Set once, before the state is shared.
   private(set) var isConfined = false
+  /// The lock that Swift functions made now hold on every call (see
+  /// ``LuaState/withCallbackGate(_:_:)``); nil almost always.
+  var callbackGate: ReentrantLock?
   /// A close asked for while Lua code of this state ran; done once that code returned.
   private var closeRequested = false
 

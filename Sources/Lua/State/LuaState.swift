@@ -62,6 +62,17 @@ public final class LuaState {
   /// before the state is shared between threads; it cannot be undone.
   public func confine() { core.confine() }
 
+  /// Runs `body` (which makes Swift functions for Lua) so that every Swift function made
+  /// in it holds `gate` whenever Lua calls it: calls from several states (plugins on their
+  /// own threads) into code an app shares then run one at a time. A call whose wait for
+  /// `gate` would deadlock fails with a `usage` error instead.
+  package func withCallbackGate<T>(_ gate: ReentrantLock, _ body: () throws -> T) rethrows -> T {
+    let outer = core.callbackGate
+    core.callbackGate = gate
+    defer { core.callbackGate = outer }
+    return try body()
+  }
+
   /// Runs `body` with the state, holding its ``lock`` (waiting while another thread holds
   /// it). A ``close()`` asked for inside `body` takes effect when the outermost one ends.
   /// - Throws: what `body` throws, or a `usage` ``LuaError`` at once when the wait would never

@@ -15,6 +15,14 @@ import Lua
 /// host allows it (``PluginHost/allowed``); for the others, `require` raises an error that
 /// names the capability. `open` runs once per plugin, on the plugin's state, when the
 /// plugin loads.
+///
+/// Threads: plugins run on their own threads, but the Swift functions a module makes run
+/// one call at a time across all the host's plugins (they hold the host's module lock), so
+/// module code may share plain mutable state such as a counter. The awaited part of an
+/// `async` function runs in the calling plugin's task, concurrently with others: what it
+/// shares must be `Sendable` (an actor, a lock). A module function that calls into another
+/// plugin whose code is calling a module right now from another thread would deadlock; that
+/// call fails at once with an error naming both instead (see `LuaState.withLock`).
 public struct HostModule {
   /// The name `require` takes.
   public let name: String

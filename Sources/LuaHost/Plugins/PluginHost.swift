@@ -44,6 +44,13 @@ public final class PluginHost: @unchecked Sendable {
   /// The app's Lua modules, each granted to the plugins its capability allows.
   public let modules: [HostModule]
   private let registry: LockedValue<Registry>
+  /// Held by every call from a plugin into one of ``modules``' Swift functions: the app's
+  /// module code runs one call at a time, whichever plugin's thread it is called on.
+  private let moduleLock: ReentrantLock = {
+    let lock = ReentrantLock()
+    lock.name = "the host's modules"
+    return lock
+  }()
 
   /// Capabilities the host consents to grant when a manifest asks for them.
   public var allowed: Set<PluginCapability> {
@@ -208,12 +215,16 @@ public final class PluginHost: @unchecked Sendable {
       }
     }
     let modules = modules
+    let moduleLock = moduleLock
     plugin.run { lua in
       try View.treeLock.withLock {
-        for module in modules {
-          try module.install(
-            in: lua, granted: module.capability.map(manifest.capabilities.contains) ?? true,
-            plugin: manifest.name)
+        // Every Swift function a module makes holds the host's module lock when called.
+        try lua.withCallbackGate(moduleLock) {
+          for module in modules {
+            try module.install(
+              in: lua, granted: module.capability.map(manifest.capabilities.contains) ?? true,
+              plugin: manifest.name)
+          }
         }
       }
       // As a coroutine: the main chunk may wait (timer.sleep, the host's async functions);
