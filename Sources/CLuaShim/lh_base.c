@@ -1,7 +1,7 @@
 // lh_base.c: the sandbox's print, xpcall, setmetatable and require.
 //
 // Why C: written in Lua, these wrappers showed up in error messages and tracebacks as the
-// sandbox's own code ("sandbox:24: ... 'rawsetmetatable'"). As C functions they raise
+// sandbox's own code ("luahost:sandbox:24: ... 'rawsetmetatable'"). As C functions they raise
 // exactly where liblua's do, with the same messages.
 #include "lh_private.h"
 

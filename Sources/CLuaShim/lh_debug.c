@@ -245,9 +245,19 @@ static int lh_getinfo(lua_State *L) {
   return 1;
 }
 
-/* The upvalue `n` (argument at argn) of the function at argf must exist. */
+int lh_hostfunction(lua_State *L, int idx) {
+  lua_Debug ar;
+  if (lua_iscfunction(L, idx) || !lua_isfunction(L, idx)) return 0;
+  lua_pushvalue(L, idx);
+  lua_getinfo(L, ">S", &ar);
+  return strncmp(ar.source, LH_HOSTCHUNK, sizeof LH_HOSTCHUNK - 1) == 0;
+}
+
+/* The upvalue `n` (argument at argn) of the function at argf must exist, and the function
+ * must be the script's: the host's Lua functions (its preludes) keep their upvalues. */
 static int lh_upvalue_index(lua_State *L, int argf, int argn) {
   luaL_checktype(L, argf, LUA_TFUNCTION);
+  luaL_argcheck(L, !lh_hostfunction(L, argf), argf, "function of the host's code");
   lua_Integer n = luaL_checkinteger(L, argn);
   int valid = n > 0 && n <= 255 && lua_getupvalue(L, argf, (int)n) != NULL;
   if (valid) lua_pop(L, 1);
@@ -258,6 +268,7 @@ static int lh_upvalue_index(lua_State *L, int argf, int argn) {
 /* debug.upvalueid(f, n): an identity for the upvalue, nothing more. */
 static int lh_upvalueid(lua_State *L) {
   luaL_checktype(L, 1, LUA_TFUNCTION);
+  luaL_argcheck(L, !lh_hostfunction(L, 1), 1, "function of the host's code");
   lua_Integer n = luaL_checkinteger(L, 2);
   void *id = n > 0 && n <= 255 ? lua_upvalueid(L, 1, (int)n) : NULL;
   if (id != NULL) lua_pushlightuserdata(L, id);

@@ -86,6 +86,11 @@ int lh_sbload(lua_State *L) {
     chunkname = luaL_optstring(L, 2, "=(load)");
     luaL_checktype(L, 1, LUA_TFUNCTION);
   }
+  /* The host's own chunks carry this prefix, and the debug slice keeps its hands off
+   * their functions (lh_debug.c): a script may not name a chunk so. (A source text used
+   * as its own name cannot start with '=' and compile.) */
+  luaL_argcheck(L, strncmp(chunkname, LH_HOSTCHUNK, sizeof LH_HOSTCHUNK - 1) != 0, 2,
+                "chunk names starting with '" LH_HOSTCHUNK "' are the host's");
   lua_settop(L, 5); /* slot 5 keeps the current piece of a reader function */
   int status = lua_load(L, lh_piece, &r, chunkname, mode);
   if (status == LUA_OK) {

@@ -8,6 +8,12 @@
 /// Marks a coroutine whose hooks Lua has switched off for good (see lh_stop.c). [-0,+0]
 void lh_markthread(lua_State *L);
 int lh_threadmarked(lua_State *L);
+/// The prefix of the host's own chunk names (`=luahost:sandbox`, `=luahost:test`): the
+/// sandbox's `load` refuses it, and the debug slice does not touch those chunks' functions.
+#define LH_HOSTCHUNK "=luahost:"
+/// Whether the function at idx is a Lua function of a host chunk. [-0, +0]
+int lh_hostfunction(lua_State *L, int idx);
+
 /// Marks a task-driven coroutine, where async functions may be called (lh_async.c).
 void lh_markdriven(lua_State *L);
 int lh_threaddriven(lua_State *L);
@@ -52,6 +58,12 @@ int lh_loadpieces(lua_State *L, const char *buf, size_t len, const char *chunkna
 /// For the prelude's makeX(original): pushes f as a C closure over the function at 1.
 /// [-0, +1]; raises if argument 1 is not a function.
 int lh_closure_over(lua_State *L, lua_CFunction f);
+/// For such a wrapper: calls the original (below its nargs arguments) as lua_call does,
+/// but an error the original raises itself is raised again from the wrapper, as stock's
+/// function raised it ("bad argument #1 to 'date'", the script's position). Only for
+/// originals that run no script code and raise only with luaL_error and luaL_argerror
+/// (os.date, collectgarbage). Returns the number of results. [-(nargs+1), +nresults]
+int lh_call_wrapped(lua_State *L, int nargs, int nresults);
 
 /* lh_base.c */
 /// The message handler the sandbox's xpcall puts around the script's handler.

@@ -248,9 +248,19 @@ static int lh_reset(lua_State *L, lh_state *S, lua_State *co) {
   return status;
 }
 
+/* A coroutine the host drives (an action, a timer, a main chunk that waits) is the host's:
+ * resumed by the script, it would return values the script chose from an async call. To
+ * the script it is never suspended, as a running coroutine is not. */
+static int lh_refusedriven(lua_State *L, const char *what) {
+  lua_pushboolean(L, 0);
+  lua_pushfstring(L, "cannot %s non-suspended coroutine", what);
+  return 2;
+}
+
 static int lh_coresume(lua_State *L) {
   lua_State *co = lua_tothread(L, 1);
   luaL_argexpected(L, co, 1, "coroutine");
+  if (co != L && lh_threaddriven(co)) return lh_refusedriven(L, "resume");
   int n = lh_resumethread(L, co, lua_gettop(L) - 1);
   if (n < 0) {
     lua_pushboolean(L, 0);
@@ -307,6 +317,7 @@ static int lh_coclose(lua_State *L) {
              (status == LUA_OK && lua_gettop(co) == 0 && !lua_getstack(co, 0, &(lua_Debug){0}));
   if (co == L || (!suspended && !dead))
     return luaL_error(L, "cannot close a %s coroutine", co == L ? "running" : "normal");
+  if (lh_threaddriven(co)) return luaL_error(L, "cannot close a normal coroutine");
   if (lh_threadmarked(co)) { /* stopped by the host inside a C boundary: see the top */
     lua_pushboolean(L, 0);
     lua_pushliteral(L, "coroutine was stopped by the host; its __close handlers did not run");

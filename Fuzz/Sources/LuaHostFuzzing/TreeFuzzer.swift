@@ -46,7 +46,7 @@ public final class TreeFuzzer {
     try ChunkFuzzer.registerHostFunctions(lua)
     tree = try ScriptedTree(lua: lua, root: root)
     helpers = try tree.withState { lua in
-      try LuaTable(luaValue: lua.load(Self.prelude, name: "=prelude").call().first ?? .nil)
+      try LuaTable(luaValue: lua.load(Self.prelude, name: "=luahost:prelude").call().first ?? .nil)
     }
     lua.timeout = ChunkFuzzer.sandbox.timeout
     views = [root]

@@ -51,6 +51,6 @@ extension LuaState {
     try hooks.set("fullos", .boolean(sandbox.capabilities.contains(.os)))
     try hooks.set("fullpackage", .boolean(sandbox.capabilities.contains(.package)))
     try hooks.set("fulldebug", .boolean(sandbox.capabilities.contains(.debug)))
-    try load(Self.sandboxPrelude, name: "=sandbox").call(.table(hooks))
+    try load(Self.sandboxPrelude, name: "=luahost:sandbox").call(.table(hooks))
   }
 }

@@ -29,23 +29,24 @@ extension ScriptedTree {
           )
         }
         let origin = tree.currentOrigin ?? tree.root
+        // The handle (and the task it keeps) is paid for as long as the script keeps it;
+        // the pending work, until the timer ends.
+        try tree.chargeKept(ScheduledTimer.memoryCost)
+        let handle = ScheduledTimer(account: tree.memoryAccount.lua)
         let release = try tree.chargePendingWork()
-        return [
-          try tree.lua.userdata(
-            tree.schedule(action, after: delay, origin: origin, release: release))
-        ]
+        tree.schedule(action, after: delay, origin: origin, handle: handle, release: release)
+        return [try tree.lua.userdata(handle)]
       })
     return .table(module)
   }
 
-  /// Starts a timer task tracked by `origin`.
+  /// Starts a timer task tracked by `origin`, with `handle` to cancel it.
   func schedule(
-    _ action: LuaFunction, after delay: Duration, origin: View,
+    _ action: LuaFunction, after delay: Duration, origin: View, handle: ScheduledTimer,
     release: @escaping @Sendable () -> Void
-  ) -> ScheduledTimer {
+  ) {
     let work = pendingWork
     let reference = WeakView(origin)
-    let handle = ScheduledTimer()
     let action = UncheckedFunction(function: action)
     let tree = WeakTree(tree: self)
     work.begin()
@@ -71,7 +72,6 @@ extension ScriptedTree {
         return task
       }
     }
-    return handle
   }
 
   /// A delay in seconds from Lua: a number, at least 0, finite.
@@ -107,11 +107,21 @@ extension ScriptedTree {
   }
 }
 
-/// What `timer.after` returns.
+/// What `timer.after` returns. It is charged to the script while the script keeps it: a
+/// script that keeps a million handles (or drops them faster than the collector runs)
+/// pays for the handles and the tasks they hold.
 final class ScheduledTimer: @unchecked Sendable {
   // `@unchecked Sendable`: `task` is written once, under `View.treeLock`, before Lua sees
-  // the handle; a Task handle is itself Sendable.
+  // the handle; a Task handle is itself Sendable; `account` is thread-safe.
   var task: Task<Void, Never>?
+  /// What a handle and the task it keeps cost in Swift.
+  static let memoryCost = 1024
+  private let account: LuaMemoryAccount
+
+  /// A handle whose ``memoryCost`` was charged to `account` (given back at deinit).
+  init(account: LuaMemoryAccount) { self.account = account }
+
+  deinit { account.release(Self.memoryCost) }
 }
 
 /// The tree, carried into its timer tasks: they reach its state only through `runAction`,

@@ -9,6 +9,25 @@ final class ScriptMemoryAccount: MemoryAccount {
   func release(_ bytes: Int) { lua.release(bytes) }
 }
 
+/// A value Swift keeps for a script (captured by a function the script holds), charged to
+/// the script's memory for as long as it lives.
+final class Charged<Value> {
+  let value: Value
+  private let cost: Int
+  private let account: LuaMemoryAccount
+
+  /// Charges `cost` bytes for `value` (see ``ScriptedTree/chargeKept(_:)``).
+  /// - Throws: a `.memory` `LuaError` if they do not fit under the script's limit.
+  init(_ value: Value, cost: Int, tree: ScriptedTree) throws {
+    try tree.chargeKept(cost)
+    self.value = value
+    self.cost = cost
+    account = tree.memoryAccount.lua
+  }
+
+  deinit { account.release(cost) }
+}
+
 extension ScriptedTree {
   /// The error a refused charge raises: the script's own memory error.
   static var outOfMemory: LuaError { LuaError(kind: .memory, message: "not enough memory") }
@@ -18,11 +37,24 @@ extension ScriptedTree {
   /// waiting actions outside its memory limit. (A waiting action's Lua thread is Lua's.)
   static let pendingWorkCost = 4096
 
+  /// Charges `bytes` that a Lua value keeps alive in Swift (a timer handle, a kept alert),
+  /// given back when the value is collected. When they do not fit, the dead ones may be
+  /// what fills the account: Lua's collector does not see Swift memory, so, as Lua's
+  /// allocator does before it fails, this collects once and tries again.
+  /// - Throws: a `.memory` `LuaError` if the bytes still do not fit.
+  func chargeKept(_ bytes: Int) throws {
+    let account = memoryAccount.lua
+    if account.charge(bytes, overdraft: false) { return }
+    // Under the state's lock with the tree lock set aside (a caller may hold either).
+    try? callingLua { lua.collectGarbage() }
+    guard account.charge(bytes, overdraft: false) else { throw Self.outOfMemory }
+  }
+
   /// Charges one piece of work in flight; the returned function gives it back.
   /// - Throws: a `.memory` `LuaError` if it does not fit under the script's limit.
   func chargePendingWork() throws -> @Sendable () -> Void {
     let account = memoryAccount.lua
-    guard account.charge(Self.pendingWorkCost, overdraft: false) else { throw Self.outOfMemory }
+    try chargeKept(Self.pendingWorkCost)
     return { account.release(Self.pendingWorkCost) }
   }
 

@@ -40,7 +40,11 @@ extension ScriptedTree {
   /// ``View/choose(_:of:)``); returns what happened (`"dismissed"`, `"recovered"`,
   /// `"not_recovered"`, `"retried"`, `"reset"`).
   private func chooser(for alert: Alert, of boundary: View) throws -> LuaValue {
-    try function { [weak boundary] tree, arguments in
+    // The function keeps the alert (and its error) for as long as the script keeps it,
+    // so the alert is charged to the script for that long, as a pending one is.
+    let kept = try Charged(alert, cost: alert.memoryCost, tree: self)
+    return try function { [weak boundary] tree, arguments in
+      let alert = kept.value
       let choice = arguments.count > 1 ? arguments[1] : .nil
       let buttons = alert.actions.map { "'\($0.label)'" }.joined(separator: ", ")
       let result = try View.treeLock.withLock { () -> AlertChoice in

@@ -41,7 +41,7 @@ final class TestEnvironment {
 
   /// Installs the test API and runs the test file; returns the registered tests.
   func load(file: String) throws -> LuaTable {
-    let prelude = try lua.load(TestPrelude.source, name: "=luahost-test")
+    let prelude = try lua.load(TestPrelude.source, name: "=luahost:test")
     let registry = try prelude.call(.table(makeHostHelpers())).first ?? .nil
     try lua.run(file: file)
     return try LuaTable(luaValue: registry)

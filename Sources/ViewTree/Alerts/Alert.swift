@@ -121,6 +121,12 @@ extension Alert {
       + actions.reduce(0) { $0 + $1.label.utf8.count + 64 }
   }
 
+  /// What the alert costs while something keeps it (a script's `alert:choose`): as much as
+  /// while it is pending.
+  public var memoryCost: Int {
+    Self.memoryCost(title: title, message: message, path: path, actions: actions)
+  }
+
   /// Gives the alert's charge back; call once, when the alert stops being pending.
   func releaseCharge() {
     if let charge { charge.account.release(charge.bytes) }
