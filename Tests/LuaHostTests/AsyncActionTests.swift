@@ -119,8 +119,8 @@ func waitUntil(_ condition: () -> Bool) async -> Bool {
     #expect(tree.pendingWork.count == 1)
     View.treeLock.withLock { _ = button.removeFromParent() }
     // The wait cannot end by itself within the test's limit: only a cancellation ends it.
-    try #require(
-      await probe.waitForCancellations(1), "removing the view did not cancel its waiting action")
+    let sawCancellation = await probe.waitForCancellations(1)
+    try #require(sawCancellation, "removing the view did not cancel its waiting action")
     await tree.pendingWork.idle()
     #expect(try run("return went_on") == [.nil])
     #expect(inbox.all.isEmpty)
@@ -263,10 +263,10 @@ func waitUntil(_ condition: () -> Bool) async -> Bool {
     #expect(slow.send("on_event"))
     #expect(slow.pendingWork.count == 2)
     try host.unload("slow")
-    try #require(
-      await probe.waitForCancellations(1), "unloading did not cancel the waiting handler")
-    #expect(
-      await waitUntil { slow.pendingWork.count == 0 }, "unloading did not cancel the timer")
+    let sawCancellation = await probe.waitForCancellations(1)
+    try #require(sawCancellation, "unloading did not cancel the waiting handler")
+    let drained = await waitUntil { slow.pendingWork.count == 0 }
+    #expect(drained, "unloading did not cancel the timer")
     #expect(inbox.all.count == 1)
   }
 }

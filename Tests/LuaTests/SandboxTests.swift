@@ -77,7 +77,7 @@ import Testing
   /// A `LuaSandbox()` with nothing set (the suite's own state has limits of its own).
   @Test func limitsAreOnByDefault() throws {
     let defaults = try LuaState(sandbox: LuaSandbox())
-    #expect(defaults.timeout == .seconds(10))
+    #expect(defaults.timeout == Duration.seconds(10))
     #expect(defaults.memoryLimit == 64 << 20)
     // The loop runs for ever unless the default deadline stops it (after its 10 s)...
     let loop = try #require(throws: LuaError.self) { try defaults.run("while true do end") }

@@ -61,7 +61,8 @@ final class Signal: Sendable {
     }
     #expect(View.treeLock.withLock { button.hasRunningWork })
     View.treeLock.withLock { _ = panel.removeFromParent() }  // an ancestor goes
-    try #require(await cancelled.wait(), "removing an ancestor did not cancel the work")
+    let sawCancellation = await cancelled.wait()
+    try #require(sawCancellation, "removing an ancestor did not cancel the work")
     await task?.value
     #expect(View.treeLock.withLock { root.alert } == nil)
     #expect(View.treeLock.withLock { !button.hasRunningWork })
