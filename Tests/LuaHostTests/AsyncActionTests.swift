@@ -21,6 +21,43 @@ final class AlertInbox: AlertPresenter, @unchecked Sendable {
   }
 }
 
+/// `hang()` for scripts: an async function that waits until its task is cancelled (an hour
+/// otherwise, longer than any test's limit) and records the cancellation, so a test waits
+/// for that event and checks it instead of waiting for work to end by itself.
+final class CancellationProbe: Sendable {
+  private let cancellations = LockedValue(0)
+
+  /// How many waits were cancelled.
+  var cancelled: Int { cancellations.withLock { $0 } }
+
+  /// The function, made in `lua` (call holding the state's lock).
+  func function(in lua: LuaState) throws -> LuaFunction {
+    try lua.function { (_: [LuaValue]) async throws -> [LuaValue] in
+      do {
+        try await Task.sleep(for: .seconds(3600))
+      } catch {
+        if error is CancellationError, Task.isCancelled {
+          self.cancellations.withLock { $0 += 1 }
+        }
+        throw error
+      }
+      return []
+    }
+  }
+
+  /// Waits until `count` waits were cancelled (at most 60 s), and says whether they were.
+  func waitForCancellations(_ count: Int) async -> Bool {
+    await waitUntil { cancelled >= count }
+  }
+}
+
+/// Waits until `condition` holds, for at most 60 s (a generous bound on an event that
+/// comes at once), and says whether it held.
+func waitUntil(_ condition: () -> Bool) async -> Bool {
+  for _ in 0..<60_000 where !condition() { try? await Task.sleep(for: .milliseconds(1)) }
+  return condition()
+}
+
 @Suite(.timeLimit(.minutes(5))) struct AsyncActionTests {
   let root = View.window(id: "root")
   let inbox = AlertInbox()
@@ -67,10 +104,13 @@ final class AlertInbox: AlertPresenter, @unchecked Sendable {
   }
 
   @Test func removingTheViewCancelsItsWaitingAction() async throws {
+    let probe = CancellationProbe()
+    try tree.withState { lua in try lua.globals().set("hang", .function(probe.function(in: lua))) }
     try run(
       """
       ui.root:add(ui.button{ id = 'slow', on_tap = function()
-        timer.sleep(60)
+        hang()
+        went_on = true
         error('should not happen')
       end })
       """)
@@ -78,7 +118,11 @@ final class AlertInbox: AlertPresenter, @unchecked Sendable {
     #expect(button.tap())
     #expect(tree.pendingWork.count == 1)
     View.treeLock.withLock { _ = button.removeFromParent() }
+    // The wait cannot end by itself within the test's limit: only a cancellation ends it.
+    let sawCancellation = await probe.waitForCancellations(1)
+    try #require(sawCancellation, "removing the view did not cancel its waiting action")
     await tree.pendingWork.idle()
+    #expect(try run("return went_on") == [.nil])
     #expect(inbox.all.isEmpty)
   }
 
@@ -101,14 +145,21 @@ final class AlertInbox: AlertPresenter, @unchecked Sendable {
   }
 
   @Test func timerArgumentsAreChecked() throws {
-    for bad in [
-      "timer.after(-1, print)", "timer.after(0/0, print)", "timer.after(1)",
-      "timer.after('x', print)", "timer.after(1e300, print)",
+    let range = "bad argument #1 to 'after' (seconds must be between 0 and 1e9)"
+    for (bad, message) in [
+      ("timer.after(-1, print)", range), ("timer.after(0/0, print)", range),
+      ("timer.after(1)", "bad argument #2 to 'after' (function expected, got no value)"),
+      ("timer.after('x', print)", "bad argument #1 to 'after' (number expected, got string)"),
+      ("timer.after(1e300, print)", range),
     ] {
-      #expect(throws: LuaError.self, "\(bad)") { try run(bad) }
+      let error = try #require(throws: LuaError.self, "\(bad)") { try run(bad) }
+      #expect(error.kind == .runtime, "\(bad)")
+      #expect(error.message.contains(message), "\(bad): \(error.message)")
     }
     // sleep outside a coroutine the host drives says so.
-    #expect(throws: LuaError.self) { try run("timer.sleep(0)") }
+    let sleep = try #require(throws: LuaError.self) { try run("timer.sleep(0)") }
+    #expect(sleep.kind == .runtime)
+    #expect(sleep.message.contains("outside a task-driven coroutine"), "\(sleep.message)")
   }
 }
 
@@ -183,10 +234,21 @@ final class AlertInbox: AlertPresenter, @unchecked Sendable {
   }
 
   @Test func aHandlerThatWaitsFailsOnItsPanelAndUnloadingCancelsWork() async throws {
-    let host = PluginHost(container: container, limits: limits) { _ in }
+    let probe = CancellationProbe()
+    let module = HostModule("probe") { lua in
+      let table = try lua.makeTable()
+      try table.set("hang", .function(probe.function(in: lua)))
+      return .table(table)
+    }
+    let host = PluginHost(container: container, limits: limits, modules: [module]) { _ in }
     let folder = try Luahost.temporaryFolder([
       "late.lua": "function on_event(n) timer.sleep(0.01) error('late ' .. n) end",
-      "slow.lua": "timer.after(60, function() error('never') end)",
+      // Neither its timer (due in 11 days) nor its handler (waiting in `hang`) can end by
+      // itself within the test's limit: only a cancellation ends them.
+      "slow.lua": """
+      timer.after(1e6, function() error('never') end)
+      function on_event() require('probe').hang() error('never either') end
+      """,
     ])
     for result in host.loadAll(in: folder) { _ = try result.get() }
     let late = try #require(host.plugin(named: "late"))
@@ -198,8 +260,13 @@ final class AlertInbox: AlertPresenter, @unchecked Sendable {
     #expect(inbox.all.first?.alert.message.contains("late 7") == true)
     let slow = try #require(host.plugin(named: "slow"))
     #expect(slow.pendingWork.count == 1)
+    #expect(slow.send("on_event"))
+    #expect(slow.pendingWork.count == 2)
     try host.unload("slow")
-    await slow.pendingWork.idle()
+    let sawCancellation = await probe.waitForCancellations(1)
+    try #require(sawCancellation, "unloading did not cancel the waiting handler")
+    let drained = await waitUntil { slow.pendingWork.count == 0 }
+    #expect(drained, "unloading did not cancel the timer")
     #expect(inbox.all.count == 1)
   }
 }

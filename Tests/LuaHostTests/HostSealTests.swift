@@ -28,11 +28,20 @@ import ViewTree
     "local s = ('m'):rep(4 << 20) local b = ui.root:add(ui.boundary{id = 'b'}) for i = 1, 60 do b:add(ui.button{id = 'x' .. i, on_tap = function() error(s .. i, 0) end}):tap() end",
   ]
 
-  @Test(arguments: memoryBombs) func noScriptTakesTheProcessPastItsLimit(_ code: String) throws {
+  /// Skipped under a sanitizer: its shadow memory and quarantine count in resident memory,
+  /// so the bound says nothing there (`theProcessSurvivesEveryMemoryBomb` still runs).
+  @Test(
+    .enabled(if: !Sanitizers.any, "a sanitizer's own memory counts in resident memory"),
+    arguments: memoryBombs)
+  func noScriptTakesTheProcessPastItsLimit(_ code: String) throws {
     let peak = try Luahost.peakMemory(["--memory", "64M"], running: code)
-    if !Sanitizers.any {
-      #expect(peak < (64 + 64) * Self.mib, "peak RSS \(peak / Self.mib) MiB")
-    }
+    #expect(peak < (64 + 64) * Self.mib, "peak RSS \(peak / Self.mib) MiB")
+  }
+
+  /// What is left to check under a sanitizer: the process lives on to answer after the
+  /// bomb (`peakMemory` throws if it died first), with no bound on its resident memory.
+  @Test(arguments: memoryBombs) func theProcessSurvivesEveryMemoryBomb(_ code: String) throws {
+    _ = try Luahost.peakMemory(["--memory", "64M"], running: code)
   }
 
   @Test func theAlertOfAMemoryErrorIsStillShown() throws {
@@ -231,9 +240,12 @@ import ViewTree
     let lua = try LuaState(sandbox: roomy)
     let table = try lua.run(
       "local s, t = ('s'):rep(1e5), {} for i = 1, 2e5 do t['k' .. i] = {i, s} end return t")
+    // What is read is measured in bytes (the text's size, below). The clock is a generous
+    // bound only: a bounded part takes milliseconds, and formatting it all (20 GB of
+    // strings) would take minutes.
     let start = ContinuousClock.now
     let text = PrettyPrinter(colors: false).format(table[0])
-    #expect(ContinuousClock.now - start < .seconds(5))
+    #expect(ContinuousClock.now - start < .seconds(60))
     #expect(text.utf8.count < 200_000)
     #expect(text.hasSuffix("… }"))
   }
@@ -242,14 +254,16 @@ import ViewTree
     let session = try ReplSession(
       makeState: { try LuaState(sandbox: LuaSandbox()) }, makeWindow: DemoApp.makeWindow,
       profile: "", colors: false)
-    _ = session.submit("setmetatable(_G, {__newindex = function() while true do end end})")
-    let start = ContinuousClock.now
+    // A `__newindex` on `_G` that records that it ran (then loops until the deadline): the
+    // record, not the time the line took, says whether setting `_` ran script code.
+    _ = session.submit(
+      "setmetatable(_G, {__newindex = function(t, k) rawset(t, 'ran', k) while true do end end})")
     guard case .output(let text) = session.submit("1 + 1") else {
       Issue.record("expected output")
       return
     }
     #expect(text == "2")
-    #expect(ContinuousClock.now - start < .seconds(5))
+    #expect(try session.withState { try $0.globals().rawGet("ran") } == .nil)
   }
 
   @Test func testFiltersMatchUnderALimit() throws {

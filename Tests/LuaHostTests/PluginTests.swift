@@ -97,7 +97,10 @@ import ViewTree
       "ui.find('clock').on_error = function() end",
     ]
     for attempt in attempts {
-      #expect(throws: LuaError.self, "\(attempt)") { try hostTree.run(attempt) }
+      let error = try #require(throws: LuaError.self, "\(attempt)") { try hostTree.run(attempt) }
+      #expect(error.kind == .runtime, "\(attempt)")
+      #expect(
+        error.message.contains("it belongs to root/plugins/clock"), "\(attempt): \(error.message)")
     }
     // Tapping a plugin's button from the host still works.
     #expect(try hostTree.run("return ui.find('tick'):tap()") == [true])
@@ -152,17 +155,23 @@ import ViewTree
     #expect(throws: PluginError.duplicateName("clock")) {
       try host.load(path: Luahost.fixture("plugins/clock.lua"))
     }
-    #expect(throws: PluginError.self) {
+    // A manifest that loops is stopped by its instruction budget (counted, not timed).
+    #expect(throws: PluginError.badManifest(plugin: "x", reason: "instruction limit exceeded")) {
       try PluginManifest(source: "while true do end", defaultName: "x")
     }
-    #expect(throws: PluginError.self) {
+    #expect(
+      throws: PluginError.badManifest(plugin: "x", reason: "bad capability name 'no such\\10'")
+    ) {
       try PluginManifest(source: "return {capabilities = {'no such\\n'}}", defaultName: "x")
     }
     // Any well-formed name parses; the host decides whether it knows it.
     #expect(
       try PluginManifest(source: "return {capabilities = {'net'}}", defaultName: "x").capabilities
         == ["net"])
-    #expect(throws: PluginError.self) {
+    #expect(
+      throws: PluginError.badManifest(
+        plugin: "x", reason: "manifest.lua:1: attempt to index a nil value (global 'io')")
+    ) {
       try PluginManifest(source: "return io.open('x')", defaultName: "x")
     }
     let manifest = try PluginManifest(

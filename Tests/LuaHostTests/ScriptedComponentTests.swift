@@ -120,12 +120,18 @@ extension ScriptedComponent {
   }
 
   @Test func fieldsAreCheckedLikeTheBuiltInOnes() throws {
-    #expect(throws: LuaError.self) { try run("ui.slider{}.min = 3") }  // read-only
-    #expect(throws: LuaError.self) { try run("ui.slider{}.nonsense = 3") }
-    #expect(throws: LuaError.self) { try run("ui.slider{ on_change = 3 }") }
-    #expect(throws: LuaError.self) { try run("ui.slider(42)") }
-    #expect(throws: LuaError.self) { try run("ui.slider{ min = 'x' }") }
-    #expect(throws: LuaError.self) { try run("ui.button{}:nudge(1)") == [] }
+    for (code, expected) in [
+      ("ui.slider{}.min = 3", "cannot set field 'min' of slider"),  // read-only
+      ("ui.slider{}.nonsense = 3", "cannot set field 'nonsense' of slider"),
+      ("ui.slider{ on_change = 3 }", "on_change must be a function, got number"),
+      ("ui.slider(42)", "bad argument #1 to 'ui.slider' (table expected, got number)"),
+      ("ui.slider{ min = 'x' }", "field 'min': number expected, got string"),
+      ("ui.button{}:nudge(1)", "attempt to call a nil value (method 'nudge')"),
+    ] {
+      let error = try #require(throws: LuaError.self, "\(code)") { try run(code) }
+      #expect(error.kind == .runtime, "\(code)")
+      #expect(error.message.contains(expected), "\(code): \(error.message)")
+    }
     // A component's method called on a view of another kind says so.
     let message = try run(
       "local s = ui.slider{}; return select(2, pcall(s.nudge, ui.button{}, 1))")
@@ -138,24 +144,30 @@ extension ScriptedComponent {
   @Test func aComponentCannotTakeABuiltInNameOrField() throws {
     var clash = ScriptedComponent("knob")
     clash.property("parent", get: { _ in .nil })
-    #expect(throws: LuaError.self) {
-      try ScriptedTree(
-        lua: LuaState(sandbox: LuaSandbox()), root: View.window(id: "w"), components: [clash])
-    }
-    #expect(throws: LuaError.self) {
-      try ScriptedTree(
-        lua: LuaState(sandbox: LuaSandbox()), root: View.window(id: "w"),
-        components: [ScriptedComponent("button")])
-    }
-    #expect(throws: LuaError.self) {
-      try ScriptedTree(
-        lua: LuaState(sandbox: LuaSandbox()), root: View.window(id: "w"),
-        components: [.slider, .slider])
+    let refused: [([ScriptedComponent], String)] = [
+      ([clash], "component 'knob': 'parent' is a field of every view"),
+      ([ScriptedComponent("button")], "component 'button': ui.button exists already"),
+      ([.slider, .slider], "component 'slider': ui.slider exists already"),
+    ]
+    for (components, message) in refused {
+      let error = try #require(throws: LuaError.self, "\(message)") {
+        try ScriptedTree(
+          lua: LuaState(sandbox: LuaSandbox()), root: View.window(id: "w"),
+          components: components)
+      }
+      #expect(error.kind == .usage)
+      #expect(error.message == message)
     }
     let liar = ScriptedComponent("liar") { _ in View.button("b", id: "b") }
     let tree = try ScriptedTree(
       lua: LuaState(sandbox: LuaSandbox()), root: View.window(id: "w"), components: [liar])
-    #expect(throws: LuaError.self) { try tree.withState { try $0.run("ui.liar{}") } }
+    let lie = try #require(throws: LuaError.self) {
+      try tree.withState { try $0.run("ui.liar{}") }
+    }
+    #expect(lie.kind == .usage)
+    #expect(
+      lie.message.contains("ui.liar: the component must make a fresh, detached view of its kind"),
+      "\(lie.message)")
   }
 }
 

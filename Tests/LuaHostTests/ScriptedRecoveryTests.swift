@@ -144,11 +144,21 @@ private struct GoneOffline: RecoverableError, CustomStringConvertible {
   }
 
   @Test func badUiErrorsAndChoicesAreClearErrors() throws {
-    #expect(throws: LuaError.self) { try run("ui.error{}") }
-    #expect(throws: LuaError.self) { try run("ui.error{ message = 'm', actions = { 'x' } }") }
     let tooMany = (1...9).map { "{'a\($0)', print}" }.joined(separator: ",")
-    #expect(throws: LuaError.self) {
-      try run("ui.error{ message = 'm', actions = { \(tooMany) } }")
+    for (code, message) in [
+      ("ui.error{}", "ui.error: message (a string) expected"),
+      (
+        "ui.error{ message = 'm', actions = { 'x' } }",
+        "ui.error: each action is { label, function }"
+      ),
+      (
+        "ui.error{ message = 'm', actions = { \(tooMany) } }",
+        "ui.error: actions: at most 8 entries, got 9"
+      ),
+    ] {
+      let refusal = try #require(throws: LuaError.self, "\(code)") { try run(code) }
+      #expect(refusal.kind == .runtime, "\(code)")
+      #expect(refusal.message.contains(message), "\(code): \(refusal.message)")
     }
     let error = #expect(throws: LuaError.self) {
       try run(

@@ -222,10 +222,16 @@ extension ScriptedWindowSuite {
   }
 
   @Test func badArgumentsAreLuaErrors() throws {
-    #expect(throws: LuaError.self) { try run("ui.root:add(42)") }
-    #expect(throws: LuaError.self) { try run("ui.button{on_tap = 'not a function'}") }
-    #expect(throws: LuaError.self) { try run("ui.root:add(ui.root)") }
-    #expect(throws: LuaError.self) { try run("ui.root.kind = 'x'") }
+    for (code, message) in [
+      ("ui.root:add(42)", "bad child: view expected, got number"),
+      ("ui.button{on_tap = 'not a function'}", "on_tap must be a function, got string"),
+      ("ui.root:add(ui.root)", "cannot move ui.root"),
+      ("ui.root.kind = 'x'", "cannot set read-only property 'kind' of View"),
+    ] {
+      let error = try #require(throws: LuaError.self, "\(code)") { try run(code) }
+      #expect(error.kind == .runtime, "\(code)")
+      #expect(error.message.contains(message), "\(code): \(error.message)")
+    }
     #expect(try run("return ui.find('nothing')") == [.nil])
   }
 
@@ -236,11 +242,16 @@ extension ScriptedWindowSuite {
     defer { scoped.lua.close() }
     func run(_ code: String) throws -> [LuaValue] { try scoped.run(code, name: "=scoped") }
     #expect(try run("return ui.root.parent, ui.root.path") == [.nil, "app/panel"])
-    for attempt in [
-      "ui.root:remove()", "ui.root:move(ui.stack())", "ui.stack():add(ui.root)",
-      "ui.root.id = 'other'", "ui.stack{children = {ui.root}}",
+    for (attempt, message) in [
+      ("ui.root:remove()", "cannot remove ui.root"),
+      ("ui.root:move(ui.stack())", "cannot move ui.root"),
+      ("ui.stack():add(ui.root)", "cannot move ui.root"),
+      ("ui.root.id = 'other'", "cannot rename ui.root"),
+      ("ui.stack{children = {ui.root}}", "cannot move ui.root"),
     ] {
-      #expect(throws: LuaError.self, "\(attempt)") { try run(attempt) }
+      let error = try #require(throws: LuaError.self, "\(attempt)") { try run(attempt) }
+      #expect(error.kind == .runtime, "\(attempt)")
+      #expect(error.message.contains(message), "\(attempt): \(error.message)")
     }
     #expect(panel.parent === app && panel.id == "panel")
     // Below the root, the script builds, moves and removes as it likes.
@@ -294,9 +305,14 @@ extension ScriptedWindowSuite {
 @Suite(.timeLimit(.minutes(5))) struct ScriptedModuleTests {
   @Test func uiIsReadOnlyEvenWithRawset() throws {
     let tree = try ScriptedTree(lua: LuaState(sandbox: LuaSandbox()), root: View.window(id: "root"))
-    #expect(throws: LuaError.self) { try tree.run("rawset(ui, 'find', nil)") }
+    let raw = try #require(throws: LuaError.self) { try tree.run("rawset(ui, 'find', nil)") }
+    #expect(raw.kind == .runtime)
+    #expect(
+      raw.message.contains("bad argument #1 to 'rawset' (table expected, got ui)"),
+      "\(raw.message)")
     let error = try #require(throws: LuaError.self) { try tree.run("ui.find = nil") }
-    #expect(error.message.contains("read-only"))
+    #expect(error.kind == .runtime)
+    #expect(error.message.contains("cannot set read-only property 'find' of ui"))
     #expect(try tree.run("return ui.find('root') == ui.root, type(ui)") == [true, "userdata"])
   }
 }

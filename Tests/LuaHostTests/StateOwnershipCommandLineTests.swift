@@ -35,7 +35,11 @@ import Testing
       for i = 1, 3e6 do local y = {i} end
       timer.sleep(0.01)
       for i = 1, 3e6 do local y = {i} end
-      timer.after(0.05, function() print('timers ' .. n) end)
+      -- Waits for the hundred as an event (a delay alone could beat them on a busy machine).
+      timer.after(0.05, function()
+        while n < 100 do timer.sleep(0.01) end
+        print('timers ' .. n)
+      end)
       """)
     let result = try Luahost.run([script])
     #expect(result.status == 0, "\(result.stderr)")

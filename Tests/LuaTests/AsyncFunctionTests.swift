@@ -106,7 +106,10 @@ actor ScriptActor {
   }
 
   @Test func aBadArgumentFailsAtTheCall() async throws {
-    await #expect(throws: LuaError.self) { _ = try await lua.run("twice('x')") }
+    let error = try await #require(throws: LuaError.self) { _ = try await lua.run("twice('x')") }
+    #expect(error.kind == .runtime)
+    #expect(
+      error.message.contains("bad argument #1 (integer expected, got string)"), "\(error.message)")
     let message = try await lua.run("return select(2, pcall(twice, 'x'))").first
     #expect(message?.description.contains("bad argument #1") == true)
   }
@@ -129,7 +132,13 @@ actor ScriptActor {
       "return pcall(table.sort, {3, 2, 1}, function(a, b) return twice(a) < twice(b) end)")
     #expect(inSort.first == false)
     // And a plain yield at the top of a driven coroutine is the usual error.
-    await #expect(throws: LuaError.self) { _ = try await lua.run("coroutine.yield(1)") }
+    let plainYield = try await #require(throws: LuaError.self) {
+      _ = try await lua.run("coroutine.yield(1)")
+    }
+    #expect(plainYield.kind == .runtime)
+    #expect(
+      plainYield.message.contains("attempt to yield from outside a coroutine"),
+      "\(plainYield.message)")
   }
 
   @Test func theDeadlineCountsWhileWaitingAndCancelsTheOperation() async throws {
@@ -138,7 +147,7 @@ actor ScriptActor {
     slow.timeout = .milliseconds(200)
     try slow.register("hang") { (_: [LuaValue]) async throws -> [LuaValue] in
       do {
-        try await Task.sleep(for: .seconds(30))
+        try await Task.sleep(for: .seconds(3600))
       } catch {
         cancelled.store(true, ordering: .relaxed)
         throw error
@@ -155,19 +164,26 @@ actor ScriptActor {
     } catch let error as LuaError {
       #expect(error.kind == .timeout)
     }
-    // The operation did not sleep its 30 s: the deadline cancelled it. (No bound on the
+    // The operation did not sleep its hour: the deadline cancelled it. (No bound on the
     // time taken: the suite's other tests can keep the cooperative pool busy.)
     let sawCancellation = cancelled.load(ordering: .relaxed)
     #expect(sawCancellation)
-    // Many short waits add up: wall time, not time spent running.
-    await #expect(throws: LuaError.self) { _ = try await slow.run("for i = 1, 100 do nap() end") }
+    // Many short waits add up: wall time, not time spent running. (Ten thousand naps: five
+    // minutes unless the deadline stops them.)
+    let naps = try await #require(throws: LuaError.self) {
+      _ = try await slow.run("for i = 1, 1e4 do nap() end")
+    }
+    #expect(naps.kind == .timeout)
     // A busy loop after an await is stopped too.
-    await #expect(throws: LuaError.self) { _ = try await slow.run("nap() while true do end") }
+    let busy = try await #require(throws: LuaError.self) {
+      _ = try await slow.run("nap() while true do end")
+    }
+    #expect(busy.kind == .timeout)
   }
 
   @Test func cancellingTheTaskStopsTheScript() async throws {
     let script = try ScriptActor()
-    try await script.register("wait", seconds: 30)
+    try await script.register("wait", seconds: 3600)
     let waiting = Task { try await script.run("wait(1) return 'never'") }
     onAThread(after: 50) { waiting.cancel() }
     do {
@@ -178,7 +194,8 @@ actor ScriptActor {
     }
     let busy = Task { try await script.run("while true do end") }
     onAThread(after: 50) { busy.cancel() }
-    await #expect(throws: LuaError.self) { _ = try await busy.value }
+    let stopped = try await #require(throws: LuaError.self) { _ = try await busy.value }
+    #expect(stopped.kind == .interrupted)
     // The state goes on working.
     #expect(try await script.run("return 1 + 1") == ["2"])
   }
@@ -241,6 +258,8 @@ actor ScriptActor {
       return
     }
     #expect(try await slow.finish() == [11])
-    await #expect(throws: LuaError.self) { _ = try await slow.finish() }
+    let again = try await #require(throws: LuaError.self) { _ = try await slow.finish() }
+    #expect(again.kind == .usage)
+    #expect(again.message == "the coroutine has finished")
   }
 }

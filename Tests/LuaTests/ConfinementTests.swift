@@ -30,9 +30,15 @@ import Testing
         lua.confine()
         let function = try lua.withLock { try $0.load("return 1") }
         let box = UncheckedFunction(function: function)
-        let thread = Thread { _ = try? box.function.call() }
+        // The thread's trap ends the process; if there were none, the call would return
+        // and so would this body (a success): an event, not a sleep, ends the wait.
+        let returned = DispatchSemaphore(value: 0)
+        let thread = Thread {
+          _ = try? box.function.call()
+          returned.signal()
+        }
         thread.start()
-        usleep(60_000_000)  // the thread's trap ends the process first
+        returned.wait()
       }
     }
   #endif
@@ -63,7 +69,9 @@ import Testing
       #expect(!lua.isClosed, "closed inside the outermost lock section")
     }
     #expect(lua.isClosed)
-    #expect(throws: LuaError.self) { try lua.withLock { try $0.run("return 1") } }
+    let closed = try #require(throws: LuaError.self) { try lua.withLock { try $0.run("return 1") } }
+    #expect(closed.kind == .usage)
+    #expect(closed.message == "the Lua state is closed")
   }
 
   @Test func anUnconfinedStateClosedByItsOwnFunctionClosesAtItsNextUse() throws {
@@ -74,6 +82,7 @@ import Testing
     }
     #expect(try lua.run("return close_me() + 1") == [2])
     let error = try #require(throws: LuaError.self) { try lua.run("return 1") }
+    #expect(error.kind == .usage)
     #expect(error.message.contains("closed"))
     #expect(lua.isClosed)
   }

@@ -1,7 +1,7 @@
 import Lua
 import Testing
 
-@Suite struct ConversionTests {
+@Suite(.timeLimit(.minutes(5))) struct ConversionTests {
   let lua: LuaState
   init() throws { lua = try LuaState() }
 
@@ -40,17 +40,25 @@ import Testing
     #expect(s.string == nil)  // invalid UTF-8 has no String view
     #expect(try lua.load("return #...").call(value) == [.integer(6)])
     #expect(try String(luaValue: roundTrip("héllo ✓")) == "héllo ✓")
-    #expect(throws: LuaError.self) { try String(luaValue: value) }
+    let invalid = try #require(throws: LuaError.self) { try String(luaValue: value) }
+    #expect(invalid.kind == .conversion)
+    #expect(invalid.message == "string is not valid UTF-8")
     #expect(try [UInt8](luaValue: value) == bytes)
     #expect(try lua.value(bytes) == value)
   }
 
   @Test func integerTypesCheckRanges() throws {
     #expect(try Int8(luaValue: .integer(127)) == 127)
-    #expect(throws: LuaError.self) { try Int8(luaValue: .integer(128)) }
-    #expect(throws: LuaError.self) { try UInt(luaValue: .integer(-1)) }
+    let tooBig = try #require(throws: LuaError.self) { try Int8(luaValue: .integer(128)) }
+    #expect(tooBig.kind == .conversion)
+    #expect(tooBig.message == "integer 128 does not fit Int8")
+    let negative = try #require(throws: LuaError.self) { try UInt(luaValue: .integer(-1)) }
+    #expect(negative.kind == .conversion)
+    #expect(negative.message == "integer -1 does not fit UInt")
     #expect(try Int(luaValue: .number(4.0)) == 4)
-    #expect(throws: LuaError.self) { try Int(luaValue: .number(4.5)) }
+    let fraction = try #require(throws: LuaError.self) { try Int(luaValue: .number(4.5)) }
+    #expect(fraction.kind == .conversion)
+    #expect(fraction.message == "number has no integer representation")
     #expect(try UInt16(luaValue: roundTrip(try lua.value(UInt16(65535)))) == 65535)
     #expect(try Int32(luaValue: roundTrip(try lua.value(Int32.min))) == Int32.min)
     #expect(try Double(luaValue: .integer(3)) == 3.0)
@@ -80,7 +88,9 @@ import Testing
 
   @Test func cyclicTablesThrowInsteadOfHanging() throws {
     let cyclic = try lua.run("local t = {} t[1] = t return t")[0]
-    #expect(throws: LuaError.self) { try [[LuaValue]](luaValue: cyclic) }
+    let nested = try #require(throws: LuaError.self) { try [[LuaValue]](luaValue: cyclic) }
+    #expect(nested.kind == .conversion)
+    #expect(nested.message.contains("cycle"))
     do {
       _ = try [[[Int]]](luaValue: cyclic)
       Issue.record("expected a cycle error")
@@ -92,9 +102,11 @@ import Testing
     let flat = try [LuaValue](luaValue: cyclic)
     #expect(flat.count == 1 && flat[0] == cyclic)
     let dictionaryCycle = try lua.run("local t = {} t.me = {up = t} return t")[0]
-    #expect(throws: LuaError.self) {
+    let throughDictionaries = try #require(throws: LuaError.self) {
       try [String: [String: [String: Int]]](luaValue: dictionaryCycle)
     }
+    #expect(throughDictionaries.kind == .conversion)
+    #expect(throughDictionaries.message.contains("cycle"))
   }
 
   @Test func referencesCompareByIdentity() throws {
@@ -124,9 +136,18 @@ import Testing
     #expect(try t.rawGet("x") == .nil)
     try t.set("x", 1)
     #expect(try t["x"] == .integer(1))
-    #expect(throws: LuaError.self) { try t.rawSet(.nil, 1) }
-    #expect(throws: LuaError.self) { try t.rawSet(.number(.nan), 1) }
-    #expect(throws: LuaError.self) { try t.set(.nil, 1) }
+    let badKeys: [(LuaValue, String)] = [
+      (.nil, "table index is nil"), (.number(.nan), "table index is NaN"),
+    ]
+    for (key, message) in badKeys {
+      let raw = try #require(throws: LuaError.self) { try t.rawSet(key, 1) }
+      #expect(raw.kind == .usage)
+      #expect(raw.message == message)
+    }
+    // Through Lua (with metamethods), the key is refused by Lua itself.
+    let viaLua = try #require(throws: LuaError.self) { try t.set(.nil, 1) }
+    #expect(viaLua.kind == .runtime)
+    #expect(viaLua.message.contains("table index is nil"), "\(viaLua.message)")
     #expect(try t.pairs().count == 1)
   }
 }

@@ -5,7 +5,7 @@ struct MyError: Error, Equatable {
   var code: Int
 }
 
-@Suite struct ErrorTests {
+@Suite(.timeLimit(.minutes(5))) struct ErrorTests {
   let lua: LuaState
   init() throws { lua = try LuaState() }
 
@@ -36,7 +36,13 @@ struct MyError: Error, Equatable {
       Issue.record("no bytes")
       return
     }
-    #expect(throws: LuaError.self) { try lua.load(bytes: bytes.bytes, name: "=dump") }
+    let refused = try #require(throws: LuaError.self) {
+      try lua.load(bytes: bytes.bytes, name: "=dump")
+    }
+    #expect(refused.kind == .syntax(incomplete: false))
+    #expect(
+      refused.message.contains("attempt to load a binary chunk (mode is 't')"),
+      "\(refused.message)")
     let function = try lua.load(bytes: bytes.bytes, name: "=dump", mode: .binary)
     #expect(try function.call() == [.integer(42)])
   }
@@ -174,7 +180,9 @@ struct MyError: Error, Equatable {
     #expect(try failing { try lua.concatenate([hostile[0], "x"]) }.contains("__concat failed"))
     #expect(try failing { try t.length() }.contains("__len failed"))
     #expect(try failing { try lua.string(describing: hostile[0]) }.contains("__tostring failed"))
-    #expect(throws: LuaError.self) { try lua.compare(1, "x", .lessThan) }
+    let mismatch = try #require(throws: LuaError.self) { try lua.compare(1, "x", .lessThan) }
+    #expect(mismatch.kind == .runtime)
+    #expect(mismatch.message.contains("attempt to compare number with string"))
     #expect(lua.stackTop == top)
   }
 
@@ -231,6 +239,10 @@ struct MyError: Error, Equatable {
   @Test func valuesFromAnotherStateAreRefused() throws {
     let other = try LuaState()
     let foreign = try other.makeTable()
-    #expect(throws: LuaError.self) { try lua.globals().set("t", .table(foreign)) }
+    let error = try #require(throws: LuaError.self) {
+      try lua.globals().set("t", .table(foreign))
+    }
+    #expect(error.kind == .usage)
+    #expect(error.message.contains("a state it does not belong to"), "\(error.message)")
   }
 }

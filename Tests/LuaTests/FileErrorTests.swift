@@ -14,7 +14,8 @@ import Testing
   }
 
   /// Runs `body` on another thread and returns the error it threw, failing the test if it
-  /// is still running after 10 s (a read that blocks); `unblock` then ends that read.
+  /// is still running after 60 s (a read that blocks, which would wait for ever; a refusal
+  /// comes at once, so the bound is generous); `unblock` then ends that read.
   func errorWithoutBlocking(
     unblock: @escaping @Sendable () -> Void = {}, _ body: @escaping @Sendable () throws -> Void
   ) -> LuaError? {
@@ -24,7 +25,7 @@ import Testing
       do { try body() } catch { box.error = error }
       done.signal()
     }.start()
-    if done.wait(timeout: .now() + 10) == .timedOut {
+    if done.wait(timeout: .now() + 60) == .timedOut {
       Issue.record("the read blocked")
       unblock()
       done.wait()

@@ -7,6 +7,10 @@ import Testing
 
 /// The sandbox's sealing (issue "Seal the sandbox"), one suite per class of weakness. Every
 /// case here ran past its limit, or outgrew its memory, before the fix.
+///
+/// Where a limit must stop code, no verdict reads a clock: the code would run for minutes
+/// (most of it for hours) if nothing stopped it, so the kind of the error says that the
+/// limit stopped it, and a stop that does not come is a hang, which the time limit fails.
 // A hang guard, not a speed check: under ThreadSanitizer, with every suite in parallel on
 // two cores, a test may wait minutes for a thread (CI saw 3 minutes run out).
 @Suite(.timeLimit(.minutes(10))) struct SandboxSealTests {
@@ -21,12 +25,12 @@ import Testing
     return try LuaState(sandbox: sandbox)
   }
 
-  /// Runs `code`, which must fail with `kind` within `bound`; the state must then still work.
+  /// Runs `code`, which must fail with `kind`; the state must then still work. (No bound on
+  /// the time taken: see the suite's comment.)
   func expectStop(
-    _ lua: LuaState, _ code: String, _ kind: LuaError.Kind, bound: Duration = .seconds(5),
+    _ lua: LuaState, _ code: String, _ kind: LuaError.Kind,
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
-    let start = ContinuousClock.now
     do {
       try lua.run(code, name: "=attack")
       Issue.record("ran to the end: \(code)", sourceLocation: sourceLocation)
@@ -35,8 +39,6 @@ import Testing
     } catch {
       Issue.record("\(code): \(error)", sourceLocation: sourceLocation)
     }
-    let took = ContinuousClock.now - start
-    #expect(took < bound, "\(code) took \(took)", sourceLocation: sourceLocation)
     #expect((try? lua.run("return 1 + 1")) == [2], sourceLocation: sourceLocation)
   }
 
@@ -79,6 +81,12 @@ import Testing
 
   // MARK: 2. C calls that no hook reaches
 
+  /// Each would run for minutes at least if no limit stopped it (release build: the `or`
+  /// chain about 5 minutes, the others hours or for ever), so the kind of its error says
+  /// that the limit stopped it. One `os.date` or `table.sort` takes a second at most within
+  /// the memory limit, so those repeat; the budget run still fails if the call itself is
+  /// not stopped (its loop spends a few instructions a round: hours to use the budget up).
+  /// The labels chunk is loaded again and again too (the budget stops it being built).
   static let longCalls = [
     "table.move({}, 1, math.maxinteger - 1, 2)",
     "table.move({1}, 1, 1e15, 2, {})",
@@ -86,17 +94,18 @@ import Testing
     "local t = setmetatable({}, {__len = function() return 1e15 end}) table.remove(t, 1)",
     "table.concat(setmetatable({}, {__index = function() return '' end}), '', 1, 1e15)",
     "string.rep('', 1e15) string.rep('', 1e15, '') while true do end",
-    "return ('a'):rep(150):find('.-.-.-.-b')",
-    "return ('a'):rep(25):find(('.-'):rep(12) .. 'b')",
+    "return ('a'):rep(1000):find('.-.-.-.-b')",
+    "return ('a'):rep(40):find(('.-'):rep(12) .. 'b')",
     "for m in ('^a'):rep(20000):gmatch('^a.-.-.-.-b') do end",
-    "return ('x'):rep(100000):gsub('', ('%0'):rep(100000))",
-    "return ('ab'):rep(3000):find('(.-)%1%1%1c')",
-    "local s = {'local x'} for i = 1, 30000 do s[#s + 1] = 'goto l' .. i end for i = 1, 30000 do s[#s + 1] = '::l' .. i .. ':: x = 1' end return load(table.concat(s, ' '))",
+    "return ('x'):rep(1e6):gsub('', ('%0'):rep(1e6))",
+    "return ('ab'):rep(100000):find('(.-)%1%1%1c')",
+    "local s = {'local x'} for i = 1, 30000 do s[#s + 1] = 'goto l' .. i end for i = 1, 30000 do s[#s + 1] = '::l' .. i .. ':: x = 1' end local source = table.concat(s, ' ') for _ = 1, 1e9 do load(source) end",
     "return load(function() return ' ' end)",
-    "return load('return a' .. ('or\"\"'):rep(1000):rep(90))",
+    "return load('return a' .. ('or\"\"'):rep(1000):rep(450))",
     "package.path = ('x;'):rep(100000) pcall(require, 'nope') while true do end",
-    "os.date(('%%'):rep(3e6))",
-    "local t = {} for i = 1, 5e5 do t[i] = -i end table.sort(t) table.sort(t) table.sort(t)",
+    "local format = ('%%'):rep(3e6) for _ = 1, 1e9 do os.date(format) end",
+    // More than the 200,000 entries liblua may sort directly; no comparator, no metatable.
+    "local t = {('ba'):rep(150000):byte(1, -1)} for _ = 1, 1e9 do table.sort(t) end",
   ]
 
   @Test(arguments: longCalls) func aDeadlineStopsLongCalls(_ code: String) throws {
@@ -108,7 +117,10 @@ import Testing
   }
 
   @Test func theParserOfTheMainChunkIsUnderTheDeadline() throws {
-    let lua = try Self.sandbox()
+    // Room for the parser's work: only the deadline may end it.
+    let lua = try Self.sandbox(memory: 64 << 20)
+    // Quadratic work for the parser: gotos waiting for their labels (a few seconds), then an
+    // `or` chain, each `or` walking the list of jumps so far (about 5 minutes).
     var source = ""
     for _ in 0..<3 {
       source += "function f() local x "
@@ -116,10 +128,9 @@ import Testing
       for i in 0..<30000 { source += "::l\(i):: x = 1 " }
       source += "end "
     }
-    let start = ContinuousClock.now
+    source += "return a" + String(repeating: " or ''", count: 450_000)
     let error = try #require(throws: LuaError.self) { try lua.load(source, name: "=main") }
     #expect(error.kind == .timeout)
-    #expect(ContinuousClock.now - start < .seconds(5))
   }
 
   @Test func linearWorkRunsAtAnySize() throws {
@@ -136,21 +147,24 @@ import Testing
   }
 
   @Test func theDebugSliceIsBoundedAndCannotCrash() throws {
-    let lua = try Self.sandbox(timeout: .seconds(5), memory: 64 << 20)
+    let lua = try Self.sandbox(timeout: .seconds(60), memory: 64 << 20)
     // A failed lookup on another thread's stack used to leave values there, past its end.
     try lua.run(
       """
       local co = coroutine.create(function() end)
       for i = 1, 200 do pcall(debug.getinfo, co, print, 'Lz') pcall(debug.getinfo, co, 0, 'Lz') end
       """)
+    // Linear in the depth, this takes about 40 ms (release build); quadratic, as it once
+    // was, it would take minutes: the bound is generous for the one and far short of the
+    // other.
     let start = ContinuousClock.now
     let depth = try lua.run(
       """
-      local function rec(n) if n == 0 then return #debug.traceback() + debug.getinfo(50000, 'l').currentline end return 1 + rec(n - 1) end
-      return rec(60000)
+      local function rec(n) if n == 0 then return #debug.traceback() + debug.getinfo(140000, 'l').currentline end return 1 + rec(n - 1) end
+      return rec(150000)
       """)
     #expect(depth.count == 1)
-    #expect(ContinuousClock.now - start < .seconds(3))
+    #expect(ContinuousClock.now - start < .seconds(30))
     let handler = try lua.run(
       "return select(2, xpcall(function() error('x') end, function(e) return debug.traceback(e, 2) end))"
     )
@@ -217,11 +231,10 @@ import Testing
 
   @Test func errorValuesTostringRunsUnderALimit() throws {
     let lua = try Self.sandbox()
-    let start = ContinuousClock.now
+    // The loop never ends by itself: the error comes back only if a limit stops it.
     let error = try #require(throws: LuaError.self) {
       try lua.run("error(setmetatable({}, {__tostring = function() while true do end end}))")
     }
-    #expect(ContinuousClock.now - start < .seconds(5))
     #expect(error.kind == .timeout || error.message.contains("table value"), "\(error.message)")
   }
 
@@ -256,7 +269,8 @@ import Testing
       #expect(error.message.contains("not found"), "\(name): \(error.message)")
     }
     try lua.run("package.path = '\(folder)/?.lua'")
-    #expect(throws: LuaError.self) { try lua.run("return require('secret')") }
+    let absolute = try #require(throws: LuaError.self) { try lua.run("return require('secret')") }
+    #expect(absolute.message.contains("module 'secret' not found"), "\(absolute.message)")
   }
 }
 

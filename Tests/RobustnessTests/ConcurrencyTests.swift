@@ -58,7 +58,10 @@ private func alertCount(_ view: View) -> Int {
   private static func runPlugin(_ index: Int, _ shared: SharedTree) -> Expected {
     var expected = Expected()
     var sandbox = ChunkFuzzer.sandbox
-    sandbox.timeout = .milliseconds(200)
+    // Generous: every call here must finish (the budget, not the deadline, stops the loop
+    // of `budget`), and a deadline of 200 ms could pass on a loaded machine. The deadline
+    // is still armed and disarmed on every call, from every thread.
+    sandbox.timeout = .seconds(60)
     sandbox.instructionLimit = 50_000
     do {
       let lua = try LuaState(sandbox: sandbox)

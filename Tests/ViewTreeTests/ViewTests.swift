@@ -1,7 +1,7 @@
 import Testing
 import ViewTree
 
-@Suite struct ViewTests {
+@Suite(.timeLimit(.minutes(5))) struct ViewTests {
   @Test func addKeepsOrderAndSetsParent() throws {
     let root = View.window()
     let a = try root.add(.text("A", id: "a"))
