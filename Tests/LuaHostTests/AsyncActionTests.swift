@@ -26,6 +26,13 @@ final class AlertInbox: AlertPresenter, @unchecked Sendable {
 /// for that event and checks it instead of waiting for work to end by itself.
 final class CancellationProbe: Sendable {
   private let cancellations = LockedValue(0)
+  private let starts = LockedValue(0)
+
+  /// Waits until `count` waits have begun (at most 60 s): cancel only then, or the driver
+  /// may see the cancellation before the wait starts and never run it.
+  func waitForStarts(_ count: Int) async -> Bool {
+    await waitUntil { starts.withLock { $0 } >= count }
+  }
 
   /// How many waits were cancelled.
   var cancelled: Int { cancellations.withLock { $0 } }
@@ -33,6 +40,7 @@ final class CancellationProbe: Sendable {
   /// The function, made in `lua` (call holding the state's lock).
   func function(in lua: LuaState) throws -> LuaFunction {
     try lua.function { (_: [LuaValue]) async throws -> [LuaValue] in
+      self.starts.withLock { $0 += 1 }
       do {
         try await Task.sleep(for: .seconds(3600))
       } catch {
@@ -117,6 +125,7 @@ func waitUntil(_ condition: () -> Bool) async -> Bool {
     let button = try #require(root.find("slow"))
     #expect(button.tap())
     #expect(tree.pendingWork.count == 1)
+    try #require(await probe.waitForStarts(1), "the action's wait never began")
     View.treeLock.withLock { _ = button.removeFromParent() }
     // The wait cannot end by itself within the test's limit: only a cancellation ends it.
     let sawCancellation = await probe.waitForCancellations(1)
@@ -262,6 +271,7 @@ func waitUntil(_ condition: () -> Bool) async -> Bool {
     #expect(slow.pendingWork.count == 1)
     #expect(slow.send("on_event"))
     #expect(slow.pendingWork.count == 2)
+    try #require(await probe.waitForStarts(1), "the handler's wait never began")
     try host.unload("slow")
     let sawCancellation = await probe.waitForCancellations(1)
     try #require(sawCancellation, "unloading did not cancel the waiting handler")
