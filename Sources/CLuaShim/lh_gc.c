@@ -155,14 +155,15 @@ static int lh_run_finalizers(lua_State *L) {
 }
 
 /* collectgarbage, with upvalue 1 the original: after a collection or a step, the
- * finalizers it queued run, as they would have in stock Lua. */
+ * finalizers it queued run, as they would have in stock Lua. The original's errors are
+ * raised as stock's ("bad argument #1 to 'collectgarbage'"): see lh_call_wrapped. */
 static int lh_sbcollectgarbage(lua_State *L) {
   const char *option = luaL_optstring(L, 1, "collect");
   int collects = strcmp(option, "collect") == 0 || strcmp(option, "step") == 0;
   int n = lua_gettop(L);
   lua_pushvalue(L, lua_upvalueindex(1));
   lua_insert(L, 1);
-  lua_call(L, n, LUA_MULTRET);
+  lh_call_wrapped(L, n, LUA_MULTRET);
   if (collects) lh_run_finalizers(L);
   return lua_gettop(L);
 }

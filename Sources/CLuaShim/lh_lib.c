@@ -23,11 +23,15 @@
 //   The collector (collectgarbage, allocation steps) is bounded by the memory limit.
 #include "lh_private.h"
 
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #define LH_LIB_POLL 1024
-#define LH_MAXSIZE ((size_t)LUA_MAXINTEGER)
+/* The longest string.rep result liblua's lstrlib.c allows (its MAXSIZE): INT_MAX bytes,
+ * beyond which it says "resulting string too large" instead of trying to allocate. */
+#define LH_REP_MAXSIZE ((size_t)INT_MAX)
 
 /* A counter that polls every LH_LIB_POLL steps. */
 typedef struct lh_steps {
@@ -55,7 +59,7 @@ static int lh_rep(lua_State *L) {
     lua_pushliteral(L, "");
     return 1;
   }
-  if (l + lsep < l || l + lsep > LH_MAXSIZE / (size_t)n)
+  if (l + lsep < l || l + lsep > LH_REP_MAXSIZE / (size_t)n)
     return luaL_error(L, "resulting string too large");
   size_t total = (size_t)n * l + (size_t)(n - 1) * lsep;
   /* Scratch space as a plain userdata, not a luaL_Buffer: a buffer's box is freed only by
@@ -135,8 +139,8 @@ static int lh_insert(lua_State *L) {
 static int lh_remove(lua_State *L) {
   lua_Integer size = lh_length(L, 1, LH_TAB_R | LH_TAB_W);
   lua_Integer pos = luaL_optinteger(L, 2, size);
-  if (pos != size)
-    luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 2, "position out of bounds");
+  if (pos != size) /* liblua 5.4.4 names argument #1 here (its ltablib.c does) */
+    luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 1, "position out of bounds");
   lua_geti(L, 1, pos);
   lh_steps steps = {L, 0};
   for (; pos < size; pos++) { /* shift down */
@@ -244,10 +248,54 @@ static int lh_sort_direct(lua_State *L) {
   return 1;
 }
 
-/* upvalue 1: liblua's table.sort */
+/* A stand-in for an object whose length comes from __len, handed to liblua's sort once
+ * lh_sort has read that length (so __len runs once, as in stock): an empty table whose
+ * metamethods read and write the object (upvalue 1), through its own metamethods, and
+ * give the length read (upvalue 2). */
+static int lh_view_index(lua_State *L) {
+  lua_geti(L, lua_upvalueindex(1), lua_tointeger(L, 2));
+  return 1;
+}
+
+static int lh_view_newindex(lua_State *L) {
+  lua_settop(L, 3);
+  lua_seti(L, lua_upvalueindex(1), lua_tointeger(L, 2));
+  return 0;
+}
+
+static int lh_view_len(lua_State *L) {
+  lua_pushvalue(L, lua_upvalueindex(2));
+  return 1;
+}
+
+static void lh_pushview(lua_State *L, int obj, lua_Integer n) {
+  static const luaL_Reg meta[] = {
+    {"__index", lh_view_index}, {"__newindex", lh_view_newindex}, {"__len", lh_view_len}, {NULL, NULL},
+  };
+  lua_createtable(L, 0, 0);
+  lua_createtable(L, 0, 3);
+  lua_pushvalue(L, obj);
+  lua_pushinteger(L, n);
+  luaL_setfuncs(L, meta, 2);
+  lua_setmetatable(L, -2);
+}
+
+/* upvalue 1: liblua's table.sort. Its argument checks run here first, in its order (raised
+ * by liblua's sort from under this C function, they would name '?' and lack the script's
+ * position): the table, its length, and only for more than one element the comparator. */
 static int lh_sort(lua_State *L) {
+  lh_checktab(L, 1, LH_TAB_R | LH_TAB_W | LH_TAB_L);
+  int by_len = luaL_getmetafield(L, 1, "__len") != LUA_TNIL;
+  if (by_len) lua_pop(L, 1);
+  lua_Integer n = luaL_len(L, 1);
+  if (n <= 1) return 0; /* stock does nothing more either */
+  luaL_argcheck(L, n < INT_MAX, 1, "array too big");
   if (!lua_isnoneornil(L, 2)) luaL_checktype(L, 2, LUA_TFUNCTION);
   lua_settop(L, 2);
+  if (by_len) {
+    lh_pushview(L, 1, n);
+    lua_replace(L, 1);
+  }
   int direct = lh_sort_direct(L);
   lua_pushvalue(L, lua_upvalueindex(1));
   lua_pushvalue(L, 1);
@@ -273,6 +321,20 @@ static size_t lh_date_token(const char *p, const char *end) {
   return 2;
 }
 
+/* Pushes the original (upvalue 1) and its arguments for the format bytes [p, p + n): "!"
+ * first for UTC, which applies to every piece, and the moment `when`. */
+static void lh_date_call(lua_State *L, int utc, const char *p, size_t n, lua_Integer when) {
+  lua_pushvalue(L, lua_upvalueindex(1));
+  if (utc) {
+    lua_pushliteral(L, "!");
+    lua_pushlstring(L, p, n);
+    lua_concat(L, 2);
+  } else {
+    lua_pushlstring(L, p, n);
+  }
+  lua_pushinteger(L, when);
+}
+
 /* os.date, with upvalue 1 the original: strftime runs once per conversion in one C call,
  * so a huge format is handed to the original in pieces, polling in between, all for the
  * same moment (read once when none is given). */
@@ -280,11 +342,11 @@ static int lh_osdate(lua_State *L) {
   size_t len;
   const char *format = luaL_optlstring(L, 1, "%c", &len);
   const char *body = format[0] == '!' ? format + 1 : format;
-  if (len <= LH_DATE_PIECE || (body[0] == '*' && body[1] == 't')) {
+  if (len <= LH_DATE_PIECE || strcmp(body, "*t") == 0) { /* stock's test for "*t" */
     int n = lua_gettop(L);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
-    lua_call(L, n, 1);
+    lh_call_wrapped(L, n, 1);
     return 1;
   }
   lua_Integer when = lua_isnoneornil(L, 2) ? (lua_Integer)time(NULL) : luaL_checkinteger(L, 2);
@@ -292,19 +354,30 @@ static int lh_osdate(lua_State *L) {
   luaL_Buffer b;
   luaL_buffinit(L, &b);
   for (const char *piece = body; piece < end;) {
+    /* Plain '!' and '*' are copied here: at the start of a piece, the original would take
+     * them for the UTC mark or the "*t" format. */
     const char *stop = piece;
+    while (stop < end && (*stop == '!' || *stop == '*') && (size_t)(stop - piece) < LH_DATE_PIECE) stop++;
+    if (stop > piece) {
+      lh_poll(L, (long long)(stop - piece));
+      luaL_addlstring(&b, piece, (size_t)(stop - piece));
+      piece = stop;
+      continue;
+    }
     while (stop < end && (size_t)(stop - piece) < LH_DATE_PIECE) stop += lh_date_token(stop, end);
     lh_poll(L, (long long)(stop - piece));
-    lua_pushvalue(L, lua_upvalueindex(1));
-    if (body != format) { /* "!" (UTC) applies to every piece */
-      lua_pushliteral(L, "!");
-      lua_pushlstring(L, piece, (size_t)(stop - piece));
-      lua_concat(L, 2);
-    } else {
-      lua_pushlstring(L, piece, (size_t)(stop - piece));
+    lh_date_call(L, body != format, piece, (size_t)(stop - piece), when);
+    int status = lua_pcall(L, 2, 1, 0);
+    if (status == LUA_ERRMEM) return lua_error(L);
+    if (status != LUA_OK) {
+      /* The piece has an invalid conversion (or the moment no date): stock's message quotes
+       * the whole rest of the format, so the original runs again on all of it (a copy of
+       * the rest, as long as that message) and stops at the same place, in this piece. */
+      lua_pop(L, 1);
+      lh_date_call(L, body != format, piece, (size_t)(end - piece), when);
+      lh_call_wrapped(L, 2, 1);
+      stop = end; /* it raises; if it did not, it formatted all the rest */
     }
-    lua_pushinteger(L, when);
-    lua_call(L, 2, 1);
     luaL_addvalue(&b);
     piece = stop;
   }
@@ -319,6 +392,64 @@ int lh_closure_over(lua_State *L, lua_CFunction f) {
   lua_settop(L, 1);
   lua_pushcclosure(L, f, 1);
   return 1;
+}
+
+/* ---- Calling the original from a wrapper ----
+ *
+ * liblua's own function, called from our C wrapper instead of from the script, raises its
+ * errors one level too deep: luaL_argerror finds no name for it ("bad argument #1 to
+ * '?'": the original is no longer in package.loaded) and luaL_error takes the position
+ * of its caller, our C wrapper (none), not the script's line. lh_call_wrapped notes, in a
+ * message handler, whether the original raised the error itself, and if so raises it
+ * again from the wrapper, which stands where stock's function stood. */
+
+/* Upvalue 1: the original; upvalue 2 becomes true if the error comes from its own frame
+ * (level 1 here: the function that raised). */
+static int lh_wrapped_handler(lua_State *L) {
+  lua_Debug ar;
+  if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "f", &ar)) {
+    lua_pushboolean(L, lua_rawequal(L, -1, lua_upvalueindex(1)));
+    lua_replace(L, lua_upvalueindex(2));
+  }
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* Raises the message on top (the original's own) as the wrapper would have raised it. */
+static int lh_reraise_own(lua_State *L) {
+  static const char head[] = "bad argument #", unnamed[] = " to '?' (";
+  size_t len;
+  const char *msg = lua_tolstring(L, -1, &len);
+  if (strncmp(msg, head, sizeof head - 1) == 0) {
+    char *after;
+    long arg = strtol(msg + sizeof head - 1, &after, 10);
+    if (strncmp(after, unnamed, sizeof unnamed - 1) == 0 && msg[len - 1] == ')') {
+      const char *extra = after + sizeof unnamed - 1;
+      lua_pushlstring(L, extra, (size_t)(msg + len - 1 - extra));
+      return luaL_argerror(L, (int)arg, lua_tostring(L, -1)); /* names the wrapper */
+    }
+  }
+  luaL_where(L, 1); /* a luaL_error: the position of the wrapper's caller */
+  lua_insert(L, -2);
+  lua_concat(L, 2);
+  return lua_error(L);
+}
+
+int lh_call_wrapped(lua_State *L, int nargs, int nresults) {
+  int func = lua_gettop(L) - nargs;
+  lua_pushvalue(L, func);
+  lua_pushboolean(L, 0);
+  lua_pushcclosure(L, lh_wrapped_handler, 2);
+  lua_insert(L, func);
+  int status = lua_pcall(L, nargs, nresults, func);
+  lua_getupvalue(L, func, 2);
+  int own = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  lua_remove(L, func);
+  if (status == LUA_OK) return lua_gettop(L) - func + 1;
+  /* A memory error reaches no handler (own stays 0); lua_error raises it as one again. */
+  if (own && status == LUA_ERRRUN && lua_type(L, -1) == LUA_TSTRING) return lh_reraise_own(L);
+  return lua_error(L);
 }
 
 /* ---- The table the sandbox prelude receives ---- */

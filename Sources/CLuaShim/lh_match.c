@@ -56,6 +56,7 @@ static int lh_class(int c, int cl) {
     case 'u': r = isupper(c); break;
     case 'w': r = isalnum(c); break;
     case 'x': r = isxdigit(c); break;
+    case 'z': r = c == '\0'; break; /* deprecated since 5.2 (use "\0"), still in 5.4's liblua */
     default: return cl == c;
   }
   if (isupper(cl)) r = !r;
