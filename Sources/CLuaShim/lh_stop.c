@@ -305,11 +305,23 @@ static int lh_cowrap(lua_State *L) {
   return 1;
 }
 
+/* Whether co is the thread the script sees running: L itself, or the main thread while L is
+ * a coroutine the host drives (see lh_corunning). */
+static int lh_seenrunning(lua_State *L, lua_State *co) {
+  if (co == L) return 1;
+  if (!lh_threaddriven(L)) return 0;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
+  int main = lua_tothread(L, -1) == co;
+  lua_pop(L, 1);
+  return main;
+}
+
 /* coroutine.close, with co as the running thread while its __close handlers run. */
 static int lh_coclose(lua_State *L) {
   lh_state *S = lh_getstate(L);
   lua_State *co = lua_tothread(L, 1);
   luaL_argexpected(L, co, 1, "coroutine");
+  if (lh_seenrunning(L, co)) return luaL_error(L, "cannot close a running coroutine");
   int status = lua_status(co);
   int suspended = status == LUA_YIELD ||
                   (status == LUA_OK && lua_gettop(co) > 0 && !lua_getstack(co, 0, &(lua_Debug){0}));
@@ -333,9 +345,65 @@ static int lh_coclose(lua_State *L) {
   return 2;
 }
 
+/* The coroutines the host drives (a main chunk that may wait, an action, a timer) are
+ * invisible to the script: seen from one, the script runs on the main thread, as under
+ * `lua`. `running` gives the main thread and true, `isyieldable` false, the main thread's
+ * status is "running", and `yield` raises the main thread's catchable error (async
+ * functions yield through lh_async.c, not through these). */
+static int lh_pushmainthread(lua_State *L) {
+  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
+  return 1;
+}
+
+static int lh_corunning(lua_State *L) {
+  if (!lh_threaddriven(L)) {
+    lua_pushboolean(L, lua_pushthread(L));
+    return 2;
+  }
+  lh_pushmainthread(L);
+  lua_pushboolean(L, 1);
+  return 2;
+}
+
+static int lh_coisyieldable(lua_State *L) {
+  lua_State *co = lua_isnone(L, 1) ? L : lua_tothread(L, 1);
+  luaL_argexpected(L, co, 1, "coroutine");
+  lua_pushboolean(L, lua_isyieldable(co) && !lh_threaddriven(co));
+  return 1;
+}
+
+static int lh_coyield(lua_State *L) {
+  if (lh_threaddriven(L)) return luaL_error(L, "attempt to yield from outside a coroutine");
+  return lua_yield(L, lua_gettop(L));
+}
+
+static int lh_costatus(lua_State *L) {
+  lua_State *co = lua_tothread(L, 1);
+  luaL_argexpected(L, co, 1, "coroutine");
+  if (lh_seenrunning(L, co)) {
+    lua_pushliteral(L, "running");
+    return 1;
+  }
+  /* The rest as stock's auxstatus. */
+  switch (lua_status(co)) {
+    case LUA_YIELD: lua_pushliteral(L, "suspended"); break;
+    case LUA_OK: {
+      lua_Debug ar;
+      if (lua_getstack(co, 0, &ar)) lua_pushliteral(L, "normal");
+      else if (lua_gettop(co) == 0) lua_pushliteral(L, "dead");
+      else lua_pushliteral(L, "suspended");
+      break;
+    }
+    default: lua_pushliteral(L, "dead"); break;
+  }
+  return 1;
+}
+
 static int lh_trackcoroutines_k(lua_State *L) {
   static const luaL_Reg functions[] = {
-    {"resume", lh_coresume}, {"wrap", lh_cowrap}, {"close", lh_coclose}, {NULL, NULL},
+    {"resume", lh_coresume}, {"wrap", lh_cowrap}, {"close", lh_coclose},
+    {"running", lh_corunning}, {"isyieldable", lh_coisyieldable}, {"yield", lh_coyield},
+    {"status", lh_costatus}, {NULL, NULL},
   };
   if (lua_getglobal(L, LUA_COLIBNAME) != LUA_TTABLE) return 0;
   luaL_setfuncs(L, functions, 0);

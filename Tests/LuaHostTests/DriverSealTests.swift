@@ -74,6 +74,42 @@ import Testing
     #expect(test.stdout.contains("1 passed"), "\(test.stdout)")
   }
 
+  /// Issue 23: the driver coroutine is invisible. The top level behaves as under `lua5.4`
+  /// (same output, byte for byte), and `timer.sleep` still waits there.
+  @Test func theTopLevelIsTheMainThreadAsUnderStockLua() throws {
+    let source = """
+      local co, main = coroutine.running()
+      print(type(co), main, coroutine.isyieldable(), coroutine.status(co))
+      print(pcall(coroutine.yield, 1))
+      print(pcall(coroutine.close, co))
+      timer.sleep(0.01)
+      local w = coroutine.wrap(function()
+        print(coroutine.isyieldable(), select(2, coroutine.running()))
+        coroutine.yield(5)
+      end)
+      w()
+      print('end')
+      """
+    let script = try Luahost.temporaryFile(source)
+    let ours = try Luahost.run([script])
+    #expect(ours.status == 0, "\(ours.stderr)")
+    let stockScript = try Luahost.temporaryFile("timer = { sleep = function() end }\n" + source)
+    let stock = Process()
+    stock.executableURL = URL(fileURLWithPath: "/usr/bin/lua5.4")
+    stock.arguments = [stockScript]
+    let pipe = Pipe()
+    stock.standardOutput = pipe
+    try stock.run()
+    let expected = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    stock.waitUntilExit()
+    #expect(ours.stdout == expected)
+    #expect(expected.hasPrefix("thread\ttrue\tfalse\trunning\n"))
+    // A REPL line is the top level too: pcall catches the yield, and the line goes on.
+    let repl = try Luahost.run(["-i"], stdin: "print(pcall(coroutine.yield)) print('went on')\n")
+    #expect(repl.stdout.contains("false\tattempt to yield from outside a coroutine"))
+    #expect(repl.stdout.contains("went on"))
+  }
+
   @Test func aScriptCannotNameItsChunkAsTheHost() throws {
     let result = try Luahost.run([
       "-e", "print(pcall(load, 'return 1', '=luahost:sandbox'))",

@@ -55,6 +55,7 @@ extension LuaState {
         path = hooks.path,
       }
       G.package = package
+      lib.loaded.package = package  -- as stock lists every loaded library, package too
       G.require = lib.makerequire(package, hooks.readmodule)
     end
     """#
