@@ -56,6 +56,19 @@ static int lh_panic(lua_State *L) {
 /* Warnings as `lua` prints them: off until "@on"; a message made of several pieces
  * (tocont set on all but the last) is one line on stderr after "Lua warning: ". A message
  * of one piece starting with '@' is a control message; unknown ones are ignored. */
+/* Implemented in Swift (LuaState+Sandbox.swift): hands one warning line to the sink. */
+extern void lh_swift_warnline(void *sink, const char *line, size_t len);
+
+/* Appends to the line for the sink, up to LH_WARN_MAX bytes (the rest is dropped: a
+ * warning is a line, and its memory is the host's, outside the script's limit). */
+static void lh_warnappend(lh_state *S, const char *s) {
+  if (S->warn_buf == NULL && (S->warn_buf = malloc(LH_WARN_MAX)) == NULL) return;
+  size_t n = strlen(s);
+  if (n > LH_WARN_MAX - S->warn_len) n = LH_WARN_MAX - S->warn_len;
+  memcpy(S->warn_buf + S->warn_len, s, n);
+  S->warn_len += n;
+}
+
 static void lh_warnf(void *ud, const char *msg, int tocont) {
   lh_state *S = ud;
   if (!S->warn_cont && !tocont && msg[0] == '@') {
@@ -63,13 +76,22 @@ static void lh_warnf(void *ud, const char *msg, int tocont) {
     else if (strcmp(msg, "@off") == 0) S->warn_on = 0;
     return;
   }
-  if (S->warn_on) {
+  if (S->warn_on && S->warn_sink != NULL) {
+    if (!S->warn_cont) {
+      S->warn_len = 0;
+      lh_warnappend(S, "Lua warning: ");
+    }
+    lh_warnappend(S, msg);
+    if (!tocont && S->warn_buf != NULL) lh_swift_warnline(S->warn_sink, S->warn_buf, S->warn_len);
+  } else if (S->warn_on) {
     if (!S->warn_cont) fputs("Lua warning: ", stderr);
     fputs(msg, stderr);
     if (!tocont) fputc('\n', stderr);
   }
   S->warn_cont = tocont;
 }
+
+void lh_setwarnsink(lua_State *L, void *sink) { lh_getstate(L)->warn_sink = sink; }
 
 int lh_fits(lh_state *S, size_t grow) {
   size_t in_use = S->used + atomic_load_explicit(&S->external, memory_order_relaxed);
@@ -126,6 +148,9 @@ lua_State *lh_newstate(size_t limit) {
 void lh_close(lua_State *L) {
   lh_state *S = lh_getstate(L);
   lua_close(L);
+  free(S->warn_buf);
+  S->warn_buf = NULL;
+  S->warn_sink = NULL;
   lh_trace_free(S->pending);
   lh_trace_free(S->last);
   S->pending = S->last = NULL;

@@ -106,6 +106,21 @@ import Testing
     #expect(longest < 4200)
   }
 
+  /// `warn` output reaches the terminal on the plugin's behalf too: labelled, line by line.
+  @Test func aPluginsWarningsAreLabelled() throws {
+    let folder = try Luahost.temporaryFolder([
+      "plugins/noisy.lua": "warn('@on') warn('first ', 'half') warn('two\\n[counter] forged')",
+      "main.lua": "",
+    ])
+    let result = try Luahost.run(["--plugins", "plugins", "main.lua"], directory: folder)
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = (result.stdout + result.stderr).split(separator: "\n").map(String.init)
+    #expect(lines.contains("[noisy] Lua warning: first half"), "\(lines)")
+    #expect(lines.contains("[noisy] Lua warning: two"), "\(lines)")
+    #expect(lines.contains("[noisy] [counter] forged"), "\(lines)")
+    #expect(!lines.contains { $0.hasPrefix("[counter]") || $0.hasPrefix("Lua warning") })
+  }
+
   @Test func chooseWithAnExtremeNumberIsAUsageError() throws {
     let result = try Luahost.run(
       ["-i"],

@@ -58,3 +58,19 @@ import Testing
     #expect(result.stdout == "waited\n")
   }
 }
+
+/// `--timeout` bounds the whole run (issue 21): an endless timer chain under `--timeout 1s`
+/// ends, with its work cancelled and a failure; a run that finishes in time is unaffected.
+@Suite(.timeLimit(.minutes(10))) struct WholeRunTimeoutTests {
+  @Test func anEndlessTimerChainEndsAtTheTimeout() throws {
+    let chain = "local function f() timer.after(0.01, f) end f()"
+    let result = try Luahost.run(["--timeout", "1s", "-e", chain])
+    #expect(result.status == 1, "\(result.stderr)")
+    #expect(result.stderr.contains("passed its --timeout"), "\(result.stderr)")
+    let quick = try Luahost.run([
+      "--timeout", "30s", "-e", "timer.after(0.01, function() print('done') end)",
+    ])
+    #expect(quick.status == 0, "\(quick.stderr)")
+    #expect(quick.stdout == "done\n")
+  }
+}

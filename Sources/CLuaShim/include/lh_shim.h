@@ -72,6 +72,9 @@ typedef struct lh_state {
   lua_State *stepping; /* the thread running lh_step now, and the coroutine it resumes: */
   lua_State *stepped;  /* an error raised from the step is recorded with stepped's frames */
   int keep_pending;    /* the next message handler keeps `pending` (a main chunk's own) */
+  void *warn_sink;     /* where whole warning lines go (lh_setwarnsink), or NULL: stderr */
+  char *warn_buf;      /* the warning line being assembled for the sink (malloc'd) */
+  size_t warn_len;
 } lh_state;
 
 /// Why running code was stopped. The error value raised is a light userdata pointing at
@@ -109,6 +112,12 @@ void lh_budget_pop(lua_State *L, long long saved);
 /// Replaces coroutine.resume and coroutine.wrap (when the library is open) with versions
 /// that track the running thread, so a stop reaches a loop inside a coroutine. [-0, +0]
 int lh_trackcoroutines(lua_State *L);
+
+/// Sends L's warnings, one whole line at a time ("Lua warning: …", at most LH_WARN_MAX
+/// bytes), to the Swift sink `sink` (lh_swift_warnline) instead of stderr, so a host can
+/// label them as it labels `print`. NULL: stderr again. [-0, +0]
+void lh_setwarnsink(lua_State *L, void *sink);
+enum { LH_WARN_MAX = 4096 };
 
 /// Charges `bytes` that Swift keeps on the script's behalf (view titles, alert messages…)
 /// to S's memory limit (plus `headroom` bytes of overdraft). Returns 0, charging nothing,

@@ -54,6 +54,9 @@ final class LuaCore {
   let lock = ReentrantLock()
   /// Whether every use must hold ``lock``. Set once, before the state is shared.
   private(set) var isConfined = false
+  /// Where the sandbox's warning lines go (see `lh_setwarnsink`); released after the
+  /// state is closed (closing may still warn).
+  var warningSink: AnyObject?
   /// The lock that Swift functions made now hold on every call (see
   /// ``LuaState/withCallbackGate(_:_:)``); nil almost always.
   var callbackGate: ReentrantLock?
@@ -130,6 +133,7 @@ final class LuaCore {
     stopTarget.invalidate()
     if timeout != nil { Watchdog.shared.disarm(ObjectIdentifier(self)) }
     lh_close(L)
+    warningSink = nil
     // The pooled threads' references hold this core: let go of them, or the core and
     // what it holds would outlive the state (a cycle).
     idleThreads.removeAll()

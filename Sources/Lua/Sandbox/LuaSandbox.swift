@@ -6,7 +6,8 @@
 /// `require` that reads text modules only from ``moduleDirectory``, stand in.
 ///
 /// Filtered: `load` is text only; `dofile`, `loadfile` and `string.dump` are gone;
-/// `setmetatable` refuses `__gc` (finalizers run with hooks off and could hang the host);
+/// a script's `__gc` runs later, as a protected call under the script's limits, never
+/// from inside the collector (where it would run with hooks off and could hang the host);
 /// the string metatable is locked (`getmetatable("")` returns `"locked"`); `xpcall` does
 /// not run the script's handler for a host stop, which it could otherwise loop in.
 ///
@@ -39,8 +40,12 @@ public struct LuaSandbox: Sendable {
   /// The folder `require` loads text modules from; nil: no `require`.
   public var moduleDirectory: String?
   /// Where `print` output goes (one line, without its newline, bytes as printed); nil:
-  /// stdout. Warnings (`warn`) go to stderr, as in `lua`, when turned on.
+  /// stdout. Warnings go to ``warningOutput``.
   public var output: (@Sendable (LuaString) -> Void)?
+  /// Where warnings (`warn`, once turned on, and errors in finalizers) go, one whole line at
+  /// a time (`Lua warning: …`, at most 4 KiB); nil: stderr, as in `lua`. A host that
+  /// labels a plugin's `print` lines sets this too, so warnings carry the label.
+  public var warningOutput: (@Sendable (LuaString) -> Void)?
   /// The largest module file `require` reads.
   public var maxModuleSize = 16 << 20
 

@@ -26,6 +26,12 @@ extension LuaState {
 
   private func applySandbox(_ sandbox: LuaSandbox) throws {
     let output = sandbox.output
+    if let warnings = sandbox.warningOutput {
+      // The core keeps the sink until the state is closed (closing may still warn).
+      let sink = WarningSink(warnings)
+      core.warningSink = sink
+      lh_setwarnsink(try LuaStack(core).L, Unmanaged.passUnretained(sink).toOpaque())
+    }
     let write = try function { arguments in
       let line = try LuaString(luaValue: arguments.first ?? "")
       if let output { output(line) } else { StandardOutput.writeLine(line) }
@@ -53,4 +59,21 @@ extension LuaState {
     try hooks.set("fulldebug", .boolean(sandbox.capabilities.contains(.debug)))
     try load(Self.sandboxPrelude, name: "=luahost:sandbox").call(.table(hooks))
   }
+}
+
+/// A sandbox's `output`, for its warnings (`warn`, errors in finalizers).
+final class WarningSink {
+  let output: (LuaString) -> Void
+  init(_ output: @escaping (LuaString) -> Void) { self.output = output }
+}
+
+/// Called by `lh_warnf` with one whole warning line ("Lua warning: …"), inside Lua's call to
+/// `warn` or a finalizer's failure: it only hands the bytes on.
+@_cdecl("lh_swift_warnline")
+func luaSwiftWarnLine(
+  _ sink: UnsafeMutableRawPointer?, _ line: UnsafePointer<CChar>?, _ length: Int
+) {
+  guard let sink, let line else { return }
+  let bytes = UnsafeRawBufferPointer(start: line, count: length)
+  Unmanaged<WarningSink>.fromOpaque(sink).takeUnretainedValue().output(LuaString(bytes: bytes))
 }

@@ -18,7 +18,7 @@ import ViewTree
 /// forms a cycle across Lua and Swift that is broken when the state closes. Close the
 /// state (or unload the plugin) to free a tree built from Lua.
 ///
-/// Threads: the tree confines its state to the state's lock (``LuaState/confine()``):
+/// Threads: the tree confines its state to the state's lock (`LuaState.confine()`):
 /// timers and waiting actions run in tasks, so the state is shared from then on, and every
 /// use of it holds `LuaState.lock`. Every call from Lua into the tree holds
 /// `View.treeLock`, and every call from the tree into Lua (an action, a filter, a timer)
@@ -82,15 +82,15 @@ public final class ScriptedTree {
   /// Runs `body` with the state, holding its lock with the tree lock set aside: the way
   /// for host code to run Lua on this tree's state while other threads may tap its views.
   /// - Throws: what `body` throws, or (`usage`) when waiting for the lock would deadlock
-  ///   (see ``LuaState/withLock(_:)``).
+  ///   (see `LuaState.withLock(_:)`).
   public func withState<T>(_ body: (LuaState) throws -> T) throws -> T {
     try callingLua { try body(lua) }
   }
 
   /// Runs a chunk of Lua on this tree's state, holding its lock (``withState(_:)``), and
-  /// returns its results. Like ``LuaState/run(_:name:)``: the chunk cannot wait (use an
+  /// returns its results. Like `LuaState.run(_:name:)`: the chunk cannot wait (use an
   /// action, or `Plugin.send`, for code that waits).
-  /// - Throws: ``LuaError``: `.syntax` if it does not compile, or the chunk's error.
+  /// - Throws: `LuaError`: `.syntax` if it does not compile, or the chunk's error.
   @discardableResult
   public func run(_ code: String, name: String? = nil) throws -> [LuaValue] {
     try withState { try $0.run(code, name: name) }

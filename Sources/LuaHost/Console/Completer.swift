@@ -2,7 +2,7 @@ import Lua
 
 /// Tab completion for the REPL: globals, table fields (`ui.ro<TAB>`) and methods
 /// (`view:<TAB>`). Resolves the prefix with raw reads only, so completing never runs
-/// script code. Each completion holds the state's lock (``LuaState/withLock(_:)``), so it
+/// script code. Each completion holds the state's lock (`LuaState.withLock(_:)`), so it
 /// may run while the state's timers run on other threads.
 public struct Completer {
   let lua: LuaState

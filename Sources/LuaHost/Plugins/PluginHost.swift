@@ -189,6 +189,7 @@ public final class PluginHost: @unchecked Sendable {
         output("[\(label)] " + String(decoding: part, as: UTF8.self).visibleControls())
       }
     }
+    sandbox.warningOutput = sandbox.output  // labelled as `print` is
     let lua = try LuaState(sandbox: sandbox)
     lua.lock.name = "plugin '\(manifest.name)'"  // for a refused deadlock's message
     var panelConfiguration = BoundaryConfiguration(

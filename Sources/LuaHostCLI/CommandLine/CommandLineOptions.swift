@@ -42,7 +42,8 @@ package struct CommandLineOptions: Equatable, Sendable {
   package var memoryLimit: Int?
   /// `--memory none`: no memory limit, not even the sandbox's default.
   package var lacksMemoryLimit = false
-  /// `--timeout DURATION`: per call (suffixes ms, s, m).
+  /// `--timeout DURATION` (suffixes ms, s, m): the deadline of each call into Lua, and the
+  /// bound of the whole run, timers and waiting work included.
   package var timeout: Duration?
   /// `--instructions N`: instruction budget per call.
   package var instructionLimit: Int?

@@ -54,7 +54,8 @@ package struct ScriptRunner {
       --allow LIBS       grant sandboxed scripts io, os, package and/or debug (comma-separated)
       --memory SIZE      memory limit, e.g. 64M, or none; sandboxed scripts default to
                          256M, plugins to 64M
-      --timeout DURATION wall-clock limit per call, e.g. 500ms, 2s
+      --timeout DURATION wall-clock limit per call and for the whole run, timers
+                         included, e.g. 500ms, 2s
       --instructions N   instruction budget per call
       --help    show this help
       --        stop handling options
@@ -97,6 +98,7 @@ package struct ScriptRunner {
   /// the plugins into it, runs `LUA_INIT`, the `-e`/`-l` actions and the script, then the
   /// REPL if one was asked for.
   private func execute(_ options: CommandLineOptions) throws -> ExitStatus {
+    let started = ContinuousClock.now
     let startsRepl =
       options.interactive
       || (options.script == nil && stdinIsTerminal && options.actions.isEmpty
@@ -148,11 +150,29 @@ package struct ScriptRunner {
     }
     if session == nil {
       // As node does: the script's timers and plugins' work in flight run before the exit.
+      // `--timeout` bounds the whole run, this wait included: an endless timer chain ends.
       let plugins = pluginHost.map(Unchecked.init)
       let work = appTree.pendingWork
-      try Blocking.wait {
+      let end = options.timeout.map { started + $0 }
+      var cancelled = false
+      // Past the end, each tick cancels the work in flight (the tree's, and the plugins'
+      // panels' below it); a timer that was running meanwhile may start one more, which
+      // the next tick cancels, so the wait ends.
+      let cancelPastTheEnd = { () -> Bool in
+        guard let end, ContinuousClock.now >= end else { return false }
+        cancelled = true
+        View.treeLock.withLock { appTree.root.cancelWork() }
+        return false
+      }
+      try Blocking.wait(poll: cancelPastTheEnd) {
         await work.idle()
         await plugins?.value.idle()
+      }
+      if cancelled {
+        report(
+          "the run passed its --timeout of \(options.timeout!) with timers or waiting work "
+            + "left; they were cancelled")
+        return .failure
       }
     }
     if let session {
@@ -281,6 +301,7 @@ package struct ScriptRunner {
     return """
       profile: \(libraries)
       memory: \(limit(options.memoryLimitInEffect.map { "\($0) bytes" }))  timeout: \(limit(options.timeout.map { "\($0)" }))  instructions: \(limit(options.instructionLimit.map(String.init)))
+      plugins: each call under a \(options.timeout.map { "\($0)" } ?? "\(LuaSandbox().timeout.map { "\($0)" } ?? "no") deadline")
       """
   }
 

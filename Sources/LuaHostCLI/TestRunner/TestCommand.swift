@@ -53,6 +53,10 @@ package enum TestCommand {
           if let timeout = parsed.timeout { options.timeout = timeout }
           if let budget = parsed.instructionLimit { options.instructionLimit = budget }
           if let memory = parsed.memoryLimit { options.memoryLimit = memory }
+          if parsed.lacksMemoryLimit {  // `--memory none`: no limit, not the default one
+            options.memoryLimit = nil
+            options.lacksMemoryLimit = true
+          }
         default:
           if word.hasPrefix("-") { throw UsageError("unrecognized option '\(word)'") }
           paths.append(word)

@@ -16,6 +16,7 @@ final class TestEnvironment {
     sandbox.timeout = options.timeout
     sandbox.instructionLimit = options.instructionLimit
     if let memory = options.memoryLimit { sandbox.memoryLimit = memory }
+    if options.lacksMemoryLimit { sandbox.memoryLimit = nil }
     let root = DemoApp.makeWindow()
     let lua = try LuaState(sandbox: sandbox)
     tree = try ScriptedTree(lua: lua, root: root)
@@ -24,14 +25,27 @@ final class TestEnvironment {
       limits.timeout = options.timeout
       limits.instructionLimit = options.instructionLimit
       if let memory = options.memoryLimit { limits.memoryLimit = memory }
+      if options.lacksMemoryLimit { limits.memoryLimit = nil }
       let host = PluginHost(
         container: container, allowed: Set(options.capabilities.map(PluginCapability.init)),
         limits: limits, output: { StandardStreams.out($0 + "\n") })
-      _ = host.loadAll(in: directory)
+      // A plugin that cannot load is reported (once per run), never dropped without a word.
+      for case .failure(let error) in host.loadAll(in: directory) {
+        Self.reportOnce("luahost test: a plugin was not loaded: \(error)")
+      }
       plugins = host
     } else {
       plugins = nil
     }
+  }
+
+  private static let reported = LockedValue<Set<String>>([])
+
+  /// Writes `message` on stderr, unless this run wrote it already (each test makes its own
+  /// environment, so the same failure would come once per test).
+  static func reportOnce(_ message: String) {
+    guard reported.withLock({ $0.insert(message).inserted }) else { return }
+    StandardStreams.error(message.visibleControls() + "\n")
   }
 
   deinit {

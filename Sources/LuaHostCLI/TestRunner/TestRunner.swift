@@ -23,6 +23,8 @@ package struct TestRunner {
     package var instructionLimit: Int?
     /// The memory limit of each test's sandbox; nil: the sandbox's default.
     package var memoryLimit: Int?
+    /// `--memory none`: the tests and plugins run with no memory limit at all.
+    package var lacksMemoryLimit = false
     package var capabilities: Set<LuaSandbox.Capability> = []
 
     /// Default options.

@@ -24,7 +24,7 @@ public typealias ViewEventHandler = (View, [PropertyValue]) throws -> Void
 /// A tree is not thread-safe by itself, and `View` is deliberately not `Sendable`. A tree
 /// shared between threads is touched only while holding ``treeLock``, and whoever runs
 /// code that may wait for another lock (a Lua action, say) sets the tree lock aside with
-/// ``ReentrantLock/withoutLock(_:)`` first. LuaHost's bridge and plugin host do both.
+/// `ReentrantLock.withoutLock(_:)` first. LuaHost's bridge and plugin host do both.
 public final class View {
   /// The lock that guards every view tree shared between threads.
   ///
