@@ -30,19 +30,26 @@ int lh_threadmarked(lua_State *L) { return (int)(*(uintptr_t *)lua_getextraspace
  * Swift-side charges (S->external) grow on their own. So the budget is compared, never
  * computed as `limit - used`, which would wrap in unsigned arithmetic and switch the limit
  * off for good. */
+/* The owner's view of `used`: it alone writes it, so a relaxed load and store suffice (a
+ * plain move on x86, as before) and other threads' charges read it race-free. */
+static inline size_t lh_used(lh_state *S) {
+  return atomic_load_explicit(&S->used, memory_order_relaxed);
+}
+
 static void *lh_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   lh_state *S = ud;
   size_t old = ptr ? osize : 0;
   if (nsize == 0) {
     free(ptr);
-    S->used -= old;
+    atomic_store_explicit(&S->used, lh_used(S) - old, memory_order_relaxed);
     return NULL;
   }
   if (nsize > old && S->enforce && !lh_fits(S, nsize - old)) return NULL;
   void *p = realloc(ptr, nsize);
   if (p == NULL) return NULL;
-  S->used = S->used - old + nsize;
-  if (S->used > S->peak) S->peak = S->used;
+  size_t used = lh_used(S) - old + nsize;
+  atomic_store_explicit(&S->used, used, memory_order_relaxed);
+  if (used > S->peak) S->peak = used;
   return p;
 }
 
@@ -94,14 +101,14 @@ static void lh_warnf(void *ud, const char *msg, int tocont) {
 void lh_setwarnsink(lua_State *L, void *sink) { lh_getstate(L)->warn_sink = sink; }
 
 int lh_fits(lh_state *S, size_t grow) {
-  size_t in_use = S->used + atomic_load_explicit(&S->external, memory_order_relaxed);
+  size_t in_use = lh_used(S) + atomic_load_explicit(&S->external, memory_order_relaxed);
   return in_use <= S->limit && grow <= S->limit - in_use;
 }
 
 int lh_charge(lh_state *S, size_t bytes, size_t headroom) {
   if (bytes == 0) return 1;
   if (S->limit != SIZE_MAX) {
-    size_t in_use = S->used + atomic_load_explicit(&S->external, memory_order_relaxed);
+    size_t in_use = lh_used(S) + atomic_load_explicit(&S->external, memory_order_relaxed);
     size_t limit = S->limit > SIZE_MAX - headroom ? SIZE_MAX : S->limit + headroom;
     if (in_use > limit || bytes > limit - in_use) return 0;
   }
@@ -114,7 +121,7 @@ void lh_uncharge(lh_state *S, size_t bytes) {
 }
 
 size_t lh_memory_in_use(lh_state *S) {
-  return S->used + atomic_load_explicit(&S->external, memory_order_relaxed);
+  return lh_used(S) + atomic_load_explicit(&S->external, memory_order_relaxed);
 }
 
 void lh_state_retain(lh_state *S) { atomic_fetch_add(&S->refs, 1); }
@@ -127,6 +134,7 @@ lua_State *lh_newstate(size_t limit) {
   lh_state *S = calloc(1, sizeof *S);
   if (S == NULL) return NULL;
   S->limit = limit;
+  atomic_init(&S->used, 0);
   atomic_init(&S->external, 0);
   atomic_init(&S->refs, 1);
   lua_State *L = lua_newstate(lh_alloc, S);

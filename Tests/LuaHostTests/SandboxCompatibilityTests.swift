@@ -6,7 +6,7 @@ import Testing
 /// (modules with `package.loaded`, `init.lua` and `spec/helper` names, classes with
 /// `__gc`, big linear pattern work, `debug.traceback` in a handler, a library in the
 /// usual style, `print` of raw bytes) prints exactly what the stock `lua5.4` prints.
-@Suite(.timeLimit(.minutes(5))) struct SandboxCompatibilityTests {
+@Suite(.timeLimit(.minutes(15))) struct SandboxCompatibilityTests {
   static var programs: [String] {
     let folder = Luahost.fixtures.appendingPathComponent("compat").path
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []

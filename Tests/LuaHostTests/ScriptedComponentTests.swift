@@ -52,7 +52,7 @@ extension ScriptedComponent {
   }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct ScriptedComponentTests {
+@Suite(.timeLimit(.minutes(15))) struct ScriptedComponentTests {
   let root = View.window(id: "root")
   let recorder = Recorder()
   let tree: ScriptedTree
@@ -171,7 +171,7 @@ extension ScriptedComponent {
   }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct PluginComponentTests {
+@Suite(.timeLimit(.minutes(15))) struct PluginComponentTests {
   let root = View.window(id: "root")
   let container = View.stack(id: "plugins")
   let recorder = Recorder()

@@ -28,7 +28,7 @@ extension ScriptedWindowSuite {
   func run(_ code: String) throws -> [LuaValue] { try tree.run(code, name: "=test") }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct ScriptedTreeTests: ScriptedWindowSuite {
+@Suite(.timeLimit(.minutes(15))) struct ScriptedTreeTests: ScriptedWindowSuite {
   let root = View.window(id: "root")
   let recorder = Recorder()
   let tree: ScriptedTree
@@ -267,7 +267,7 @@ extension ScriptedWindowSuite {
   }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct ScriptedTreeLifetimeTests {
+@Suite(.timeLimit(.minutes(15))) struct ScriptedTreeLifetimeTests {
   final class Probe {
     let onDeinit: () -> Void
     init(_ onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
@@ -302,7 +302,7 @@ extension ScriptedWindowSuite {
   }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct ScriptedModuleTests {
+@Suite(.timeLimit(.minutes(15))) struct ScriptedModuleTests {
   @Test func uiIsReadOnlyEvenWithRawset() throws {
     let tree = try ScriptedTree(lua: LuaState(sandbox: LuaSandbox()), root: View.window(id: "root"))
     let raw = try #require(throws: LuaError.self) { try tree.run("rawset(ui, 'find', nil)") }

@@ -1,7 +1,7 @@
 import Testing
 import ViewTree
 
-@Suite(.timeLimit(.minutes(5))) struct LifetimeTests {
+@Suite(.timeLimit(.minutes(15))) struct LifetimeTests {
   @Test func aDroppedTreeWithActionsDeinitialises() throws {
     let counter = DeinitCounter()
     var weakViews: [() -> View?] = []

@@ -49,7 +49,9 @@ typedef struct lh_trace {
 
 /// Per-state data; each lua_State (and every coroutine) points at it from its extra space.
 typedef struct lh_state {
-  size_t used;        /* bytes allocated by Lua right now */
+  _Atomic size_t used; /* bytes allocated by Lua right now: written only by the thread that
+                        * runs the state (its owner), read from any thread (a charge), so
+                        * relaxed loads and stores, never a read-modify-write (lh_alloc) */
   _Atomic size_t external; /* bytes Swift holds for the script (lh_charge), from any thread */
   atomic_int refs;    /* the state, plus one per Swift memory charge (lh_state_retain) */
   size_t peak;        /* most bytes ever allocated */
