@@ -42,6 +42,8 @@ int lh_swift_dispatch(lua_State *L, void *box) {
   abort();
 }
 void lh_swift_release(lua_State *L, void *box) { (void)L, (void)box; }
+/* No warning sink is ever set here, so lh_warnf never calls it. */
+void lh_swift_warnline(void *sink, const char *line, size_t len) { (void)sink, (void)line, (void)len; }
 
 /* ---- The two states ---- */
 
