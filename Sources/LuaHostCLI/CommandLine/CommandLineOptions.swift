@@ -1,8 +1,7 @@
 import Lua
-/// The `luahost` command line, parsed as the standard `lua` interpreter parses its own.
-///
 import LuaHost
 
+/// The `luahost` command line, parsed as the standard `lua` interpreter parses its own.
 /// `luahost [options] [script [args]]`. Options are handled in order, like `lua`: `-e` and
 /// `-l` run before the script, in the order given.
 package struct CommandLineOptions: Equatable, Sendable {
@@ -36,17 +35,9 @@ package struct CommandLineOptions: Equatable, Sendable {
   package var errorLogPath: String?
   /// `--trusted`: the full standard library, no filtering, no limits unless given.
   package var trusted = false
-  /// `--allow io,os,package,debug`: libraries granted to the sandbox.
-  package var capabilities: Set<LuaSandbox.Capability> = []
-  /// `--memory SIZE`: bytes (suffixes K, M, G); nil: the default, see ``memoryLimitInEffect``.
-  package var memoryLimit: Int?
-  /// `--memory none`: no memory limit, not even the sandbox's default.
-  package var lacksMemoryLimit = false
-  /// `--timeout DURATION` (suffixes ms, s, m): the deadline of each call into Lua, and the
-  /// bound of the whole run, timers and waiting work included.
-  package var timeout: Duration?
-  /// `--instructions N`: instruction budget per call.
-  package var instructionLimit: Int?
+  /// `--allow`, `--memory`, `--timeout` (also the bound of the whole run, timers and
+  /// waiting work included) and `--instructions`.
+  package var limits = RunLimits()
   /// How many leading command-line words were options (for `arg`'s negative indices).
   package var optionCount = 0
 
@@ -89,10 +80,10 @@ package struct CommandLineOptions: Equatable, Sendable {
         index += 1
         guard index < arguments.count else { throw UsageError("'--error-log' needs an argument") }
         errorLogPath = arguments[index]
-      case "--allow", "--memory", "--timeout", "--instructions":
+      case _ where RunLimits.isLimitFlag(word):
         index += 1
         guard index < arguments.count else { throw UsageError("'\(word)' needs an argument") }
-        try parseLimit(word, arguments[index])
+        try limits.parse(word, arguments[index])
       default:
         let option = String(word.prefix(2))
         let attached = word.dropFirst(2)
@@ -122,73 +113,10 @@ package struct CommandLineOptions: Equatable, Sendable {
 }
 
 extension CommandLineOptions {
-  /// The memory limit of a sandboxed script when `--memory` is not given.
-  package static let defaultMemoryLimit = 256 << 20
-
-  /// The memory limit that applies: the one given, else none when trusted (or after
-  /// `--memory none`), else ``defaultMemoryLimit``.
+  /// The memory limit of the script's state: the one given, else none when trusted (or
+  /// after `--memory none`), else ``RunLimits/scriptMemoryLimit``.
   package var memoryLimitInEffect: Int? {
-    if let memoryLimit { return memoryLimit }
-    return trusted || lacksMemoryLimit ? nil : Self.defaultMemoryLimit
-  }
-
-  mutating func parseLimit(_ option: String, _ value: String) throws {
-    switch option {
-    case "--allow":
-      for name in value.split(separator: ",") {
-        guard let capability = LuaSandbox.Capability(rawValue: String(name)) else {
-          throw UsageError("unknown capability '\(name)' (known: io, os, package, debug)")
-        }
-        capabilities.insert(capability)
-      }
-    case "--memory":
-      if value == "none" {
-        memoryLimit = nil
-        lacksMemoryLimit = true
-        return
-      }
-      guard let bytes = Self.parseSize(value) else {
-        throw UsageError("bad size '\(value)' for --memory (e.g. 64M, or none)")
-      }
-      memoryLimit = bytes
-      lacksMemoryLimit = false
-    case "--timeout":
-      guard let duration = Self.parseDuration(value) else {
-        throw UsageError("bad duration '\(value)' for --timeout (e.g. 500ms, 2s)")
-      }
-      timeout = duration
-    default:
-      guard let count = Int(value), count > 0 else {
-        throw UsageError("bad count '\(value)' for --instructions")
-      }
-      instructionLimit = count
-    }
-  }
-
-  /// `1024`, `64K`, `64M`, `1G` (binary multiples).
-  static func parseSize(_ text: String) -> Int? {
-    let multipliers: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
-    var digits = Substring(text.uppercased())
-    var multiplier = 1
-    if digits.hasSuffix("B") { digits = digits.dropLast() }
-    if let last = digits.last, let m = multipliers[last] {
-      multiplier = m
-      digits = digits.dropLast()
-    }
-    guard let number = Int(digits), number > 0 else { return nil }
-    let (bytes, overflow) = number.multipliedReportingOverflow(by: multiplier)
-    return overflow ? nil : bytes
-  }
-
-  /// `250ms`, `2s`, `1.5s`, `1m`; a bare number is seconds. At most a year
-  /// (``Duration/limit(seconds:)``): anything longer is refused, not trapped on.
-  static func parseDuration(_ text: String) -> Duration? {
-    let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]
-    for (suffix, scale) in units where text.hasSuffix(suffix) {
-      guard let number = Double(text.dropLast(suffix.count)) else { return nil }
-      return Duration.limit(seconds: number * scale)
-    }
-    return Double(text).flatMap { Duration.limit(seconds: $0) }
+    limits.memoryLimit(standard: trusted ? nil : RunLimits.scriptMemoryLimit)
   }
 }
 

@@ -153,7 +153,7 @@ package struct ScriptRunner {
       // `--timeout` bounds the whole run, this wait included: an endless timer chain ends.
       let plugins = pluginHost.map(Unchecked.init)
       let work = appTree.pendingWork
-      let end = options.timeout.map { started + $0 }
+      let end = options.limits.timeout.map { started + $0 }
       var cancelled = false
       // Past the end, each tick cancels the work in flight (the tree's, and the plugins'
       // panels' below it); a timer that was running meanwhile may start one more, which
@@ -170,7 +170,7 @@ package struct ScriptRunner {
       }
       if cancelled {
         report(
-          "the run passed its --timeout of \(options.timeout!) with timers or waiting work "
+          "the run passed its --timeout of \(options.limits.timeout!) with timers or waiting work "
             + "left; they were cancelled")
         return .failure
       }
@@ -244,14 +244,8 @@ package struct ScriptRunner {
     }
     let container = root.find("plugins") ?? View.stack(id: "plugins")
     if container.parent == nil && container !== root { try root.add(container) }
-    var limits = LuaSandbox()
-    if let memory = options.memoryLimit { limits.memoryLimit = memory }
-    if options.lacksMemoryLimit { limits.memoryLimit = nil }
-    if let timeout = options.timeout { limits.timeout = timeout }
-    if let instructions = options.instructionLimit { limits.instructionLimit = instructions }
-    let host = PluginHost(
-      container: container, allowed: Set(options.capabilities.map(PluginCapability.init)),
-      limits: limits, output: { StandardStreams.out($0 + "\n") })
+    let host = options.limits.pluginHost(
+      container: container, output: { StandardStreams.out($0 + "\n") })
     for case .failure(let error) in host.loadAll(in: directory) {
       if case .capabilitiesNotAllowed(_, let capabilities) = error {
         report("\(error) (--allow \(capabilities.joined(separator: ",")))")
@@ -267,18 +261,13 @@ package struct ScriptRunner {
     let lua: LuaState
     if options.trusted {
       lua = try LuaState(libraries: .all, ignoresEnvironment: options.ignoreEnvironment)
+      options.limits.apply(to: lua)
     } else {
-      var sandbox = LuaSandbox()
-      sandbox.capabilities = options.capabilities
-      sandbox.memoryLimit = options.memoryLimitInEffect
-      sandbox.timeout = nil
-      sandbox.moduleDirectory = Self.moduleDirectory(for: options.script)
-      lua = try LuaState(sandbox: sandbox)
+      lua = try LuaState(
+        sandbox: options.limits.scriptSandbox(
+          moduleDirectory: Self.moduleDirectory(for: options.script)))
     }
-    if let memory = options.memoryLimit { lua.memoryLimit = memory }
     lua.useGenerationalCollector()  // as lua.c does
-    if let timeout = options.timeout { lua.timeout = timeout }
-    if let instructions = options.instructionLimit { lua.instructionLimit = instructions }
     return lua
   }
 
@@ -292,16 +281,18 @@ package struct ScriptRunner {
   /// The profile in effect, as `--help` and `.sandbox` show it.
   package static func describeProfile(_ options: CommandLineOptions) -> String {
     func limit(_ value: String?) -> String { value ?? "none" }
+    let plugins = options.limits.sandbox(granting: false)
     let libraries =
       options.trusted
       ? "all standard libraries (trusted)"
       : "sandbox: base (filtered), string, table, math, utf8, coroutine, os (clock/time/date/difftime)"
-        + (options.capabilities.isEmpty
-          ? "" : " + " + options.capabilities.map(\.rawValue).sorted().joined(separator: ", "))
+        + (options.limits.capabilities.isEmpty
+          ? ""
+          : " + " + options.limits.capabilities.map(\.rawValue).sorted().joined(separator: ", "))
     return """
       profile: \(libraries)
-      memory: \(limit(options.memoryLimitInEffect.map { "\($0) bytes" }))  timeout: \(limit(options.timeout.map { "\($0)" }))  instructions: \(limit(options.instructionLimit.map(String.init)))
-      plugins: each call under a \(options.timeout.map { "\($0)" } ?? "\(LuaSandbox().timeout.map { "\($0)" } ?? "no") deadline")
+      memory: \(limit(options.memoryLimitInEffect.map { "\($0) bytes" }))  timeout: \(limit(options.limits.timeout.map { "\($0)" }))  instructions: \(limit(options.limits.instructionLimit.map(String.init)))
+      plugins: each call under a \(plugins.timeout.map { "\($0)" } ?? "no") deadline, memory: \(limit(plugins.memoryLimit.map { "\($0) bytes" }))
       """
   }
 

@@ -46,17 +46,8 @@ package enum TestCommand {
         case "--help", "-h":
           StandardStreams.out(usage + "\n")
           return .success
-        case "--allow", "--timeout", "--instructions", "--memory":
-          var parsed = CommandLineOptions()
-          try parsed.parseLimit(word, try value(word))
-          options.capabilities.formUnion(parsed.capabilities)
-          if let timeout = parsed.timeout { options.timeout = timeout }
-          if let budget = parsed.instructionLimit { options.instructionLimit = budget }
-          if let memory = parsed.memoryLimit { options.memoryLimit = memory }
-          if parsed.lacksMemoryLimit {  // `--memory none`: no limit, not the default one
-            options.memoryLimit = nil
-            options.lacksMemoryLimit = true
-          }
+        case _ where RunLimits.isLimitFlag(word):
+          try options.limits.parse(word, try value(word))
         default:
           if word.hasPrefix("-") { throw UsageError("unrecognized option '\(word)'") }
           paths.append(word)

@@ -11,24 +11,14 @@ final class TestEnvironment {
   var root: View { tree.root }
 
   init(options: TestRunner.Options) throws {
-    var sandbox = LuaSandbox()
-    sandbox.capabilities = options.capabilities
-    sandbox.timeout = options.timeout
-    sandbox.instructionLimit = options.instructionLimit
-    if let memory = options.memoryLimit { sandbox.memoryLimit = memory }
-    if options.lacksMemoryLimit { sandbox.memoryLimit = nil }
+    var limits = options.limits
+    limits.timeout = options.timeout
     let root = DemoApp.makeWindow()
-    let lua = try LuaState(sandbox: sandbox)
+    let lua = try LuaState(sandbox: limits.sandbox(granting: true))
     tree = try ScriptedTree(lua: lua, root: root)
     if let directory = options.pluginDirectory, let container = root.find("plugins") {
-      var limits = LuaSandbox()
-      limits.timeout = options.timeout
-      limits.instructionLimit = options.instructionLimit
-      if let memory = options.memoryLimit { limits.memoryLimit = memory }
-      if options.lacksMemoryLimit { limits.memoryLimit = nil }
-      let host = PluginHost(
-        container: container, allowed: Set(options.capabilities.map(PluginCapability.init)),
-        limits: limits, output: { StandardStreams.out($0 + "\n") })
+      let host = limits.pluginHost(
+        container: container, output: { StandardStreams.out($0 + "\n") })
       // A plugin that cannot load is reported (once per run), never dropped without a word.
       for case .failure(let error) in host.loadAll(in: directory) {
         Self.reportOnce("luahost test: a plugin was not loaded: \(error)")

@@ -14,18 +14,16 @@ package struct TestRunner {
   package struct Options: Sendable {
     /// Only tests whose full name contains this text (or matches it as a Lua pattern).
     package var filter: String?
-    /// Each test's deadline.
-    package var timeout: Duration = .seconds(5)
     /// Plugins to load into each test's app tree.
     package var pluginDirectory: String?
-    /// Capabilities granted to tests and plugins.
-    /// The instruction budget of each call, for `expect.error(fn, "instructions")`.
-    package var instructionLimit: Int?
-    /// The memory limit of each test's sandbox; nil: the sandbox's default.
-    package var memoryLimit: Int?
-    /// `--memory none`: the tests and plugins run with no memory limit at all.
-    package var lacksMemoryLimit = false
-    package var capabilities: Set<LuaSandbox.Capability> = []
+    /// Capabilities granted to tests and plugins, and their limits: each test's deadline
+    /// (5 s unless given), the instruction budget of each call (for
+    /// `expect.error(fn, "instructions")`) and the memory limit (the sandbox's default
+    /// unless given; `--memory none` lifts it).
+    package var limits = RunLimits()
+
+    /// The deadline of each test.
+    package var timeout: Duration { limits.timeout ?? .seconds(5) }
 
     /// Default options.
     package init() {}
@@ -109,11 +107,11 @@ package struct TestRunner {
   /// match than that does not match).
   private func nameMatcher() -> (String) -> Bool {
     guard let filter = options.filter else { return { _ in true } }
-    var limits = LuaSandbox()
-    limits.memoryLimit = 16 << 20
+    var limits = RunLimits()
+    limits.memory = .bytes(16 << 20)
     limits.timeout = .seconds(1)
     // The closure keeps the state: a LuaFunction alone does not keep its state open.
-    let lua = try? LuaState(sandbox: limits)
+    let lua = try? LuaState(sandbox: limits.sandbox(granting: false))
     let find = try? lua?.load("local s, p = ... return s:find(p) ~= nil")
     return { name in
       withExtendedLifetime(lua) {}
