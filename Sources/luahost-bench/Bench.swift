@@ -1,5 +1,9 @@
 import Lua
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// luahost-bench: LuaHost against the raw Lua C API, every case in one run.
 ///
 /// Usage: luahost-bench [--json] [--quick] [--repetitions N] [--only 1,2,…]
@@ -41,5 +45,11 @@ struct Bench {
       print("Medians of \(repetitions) interleaved repetitions; ratio = ours / baseline time.\n")
       print(Report.table(rows))
     }
+    let broken = rows.filter { $0.isPromise && $0.met == false }
+    for row in broken {
+      let message = "bench: promise broken: \(row.name)\n"
+      _ = message.withCString { write(2, $0, strlen($0)) }
+    }
+    if !broken.isEmpty { exit(1) }
   }
 }

@@ -143,7 +143,7 @@ struct SandboxCases {
       rows.append(
         Row(
           name: stop.name + " (after the 50 ms deadline)", ours: Measure.median(late),
-          baseline: 100_000_000, target: 1, targetText: "≤ 100 ms"))
+          baseline: 100_000_000, target: 1, targetText: "≤ 100 ms", isPromise: true))
     }
     return rows
   }
