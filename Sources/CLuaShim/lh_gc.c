@@ -8,8 +8,14 @@
 // it) runs later, as an ordinary protected call, under the script's deadline and budget:
 //   * after collectgarbage("collect") or ("step"), so code that collects and then checks
 //     what was finalized works as in stock Lua;
-//   * when the outermost call from the host ends (lh_pcallh), for finalizers the
-//     collector queued on its own;
+//   * at the next instruction of the running thread (a safe point), for finalizers the
+//     collector queued on its own, so a loop that waits for a finalizer ends as in stock
+//     Lua: queueing hooks that thread, and the hook runs the queue in a thread of its own
+//     (lh_finalize_at_safe_point). A hook cannot run them itself: code it calls runs with
+//     hooks off, so a looping finalizer could never be stopped. Hooks cost nothing until
+//     something is queued;
+//   * when the outermost call from the host ends (lh_pcallh), for what is still queued
+//     (the collector ran while no Lua code did);
 //   * when the state closes (lh_finalize_all), for every object still registered, as
 //     lua_close finalizes everything.
 // Order is stock's: sentinels are marked in the order the objects were, so the collector
@@ -25,6 +31,7 @@
 static const char lh_fin_registered = 0;
 static const char lh_fin_queue = 0;
 static const char lh_fin_sentinel_mt = 0;
+static const char lh_fin_thread = 0;
 
 /* Pushes the registry table at key, creating it (with mode, if any) when missing. [-0,+1] */
 static void lh_registry_table(lua_State *L, const void *key, const char *mode) {
@@ -57,7 +64,16 @@ static int lh_sentinel_gc(lua_State *L) {
       lua_rawset(L, -3); /* queued once: no longer registered */
     }
   }
-  lh_getstate(L)->fin_pending = 1;
+  lh_state *S = lh_getstate(L);
+  S->fin_pending = 1;
+  /* The thread the finalizers will run in, made here, where an error (memory) is only a
+   * warning, and kept in the registry. */
+  if (S->fin_thread == NULL) {
+    S->fin_thread = lua_newthread(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &lh_fin_thread);
+  }
+  lua_State *running = atomic_load(&S->running);
+  if (running != NULL && !S->finalizing) lh_arm(running); /* runs them at its next instruction */
   return 0;
 }
 
@@ -113,6 +129,7 @@ static void lh_requeue_from(lua_State *L, int queue, lua_Integer first) {
 int lh_drain_finalizers(lua_State *L) {
   lh_state *S = lh_getstate(L);
   S->fin_pending = 0;
+  S->finalizing = 1; /* cleared at the end, on a stop, and by the callers after an error */
   lh_registry_table(L, &lh_fin_queue, NULL);
   int queue = lua_gettop(L);
   lua_newtable(L); /* finalizers that queue more objects queue them in a fresh table */
@@ -125,6 +142,7 @@ int lh_drain_finalizers(lua_State *L) {
         lua_pushvalue(L, object);
         if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
           if (lh_stop_reason(L, -1) != LH_STOP_NONE) {
+            S->finalizing = 0;
             /* what did not run goes back in front of what was queued meanwhile */
             int error = lua_gettop(L);
             lh_registry_table(L, &lh_fin_queue, NULL);
@@ -146,6 +164,10 @@ int lh_drain_finalizers(lua_State *L) {
     lua_settop(L, queue);
   }
   lua_pop(L, 1);
+  S->finalizing = 0;
+  /* What the finalizers queued runs at the next instruction. */
+  lua_State *running = atomic_load(&S->running);
+  if (S->fin_pending && running != NULL) lh_arm(running);
   return 0;
 }
 
@@ -154,10 +176,44 @@ static int lh_run_finalizers(lua_State *L) {
   return 0;
 }
 
+int lh_finalize_at_safe_point(lua_State *L) {
+  lh_state *S = lh_getstate(L);
+  lua_State *co = S->fin_thread;
+  if (co == NULL || co == L || S->finalizing || lua_status(co) != LUA_OK || lua_gettop(co) != 0 ||
+      !lua_checkstack(co, 1))
+    return atomic_load(&S->stop);
+  lua_pushcfunction(co, lh_drain_finalizers);
+  lua_State *outer = atomic_exchange(&S->running, co);
+  if (S->budget >= 0) lh_budget_hook(co);
+  int nres;
+  int status = lua_resume(co, L, 0, &nres);
+  atomic_store(&S->running, outer);
+  S->finalizing = 0;
+  if (status == LUA_OK) {
+    lua_settop(co, 0); /* ready for the next time */
+  } else {
+    /* A stop inside a finalizer (what did not run stays queued, lh_drain_finalizers): the
+     * thread is spent, and the next queueing makes another. */
+    S->fin_thread = NULL;
+    lua_pushnil(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &lh_fin_thread);
+  }
+  if (S->fin_pending && atomic_load(&S->stop) == LH_STOP_NONE) lh_arm(L); /* queued meanwhile */
+  return atomic_load(&S->stop);
+}
+
 /* collectgarbage, with upvalue 1 the original: after a collection or a step, the
  * finalizers it queued run, as they would have in stock Lua. The original's errors are
- * raised as stock's ("bad argument #1 to 'collectgarbage'"): see lh_call_wrapped. */
+ * raised as stock's ("bad argument #1 to 'collectgarbage'"): see lh_call_wrapped. Inside a
+ * finalizer every option gives fail, as stock's collector is not reentrant. */
 static int lh_sbcollectgarbage(lua_State *L) {
+  static const char *const options[] = {"stop", "restart", "collect", "count", "step",
+    "setpause", "setstepmul", "isrunning", "generational", "incremental", NULL};
+  if (lh_getstate(L)->finalizing) {
+    luaL_checkoption(L, 1, "collect", options);
+    luaL_pushfail(L);
+    return 1;
+  }
   const char *option = luaL_optstring(L, 1, "collect");
   int collects = strcmp(option, "collect") == 0 || strcmp(option, "step") == 0;
   int n = lua_gettop(L);

@@ -5,13 +5,11 @@
 
 /* ---- Protected calls ---- */
 
-static int lh_drain_finalizers_k(lua_State *L) { return lh_drain_finalizers(L); }
-
 /* Runs the finalizers the collector queued during the outermost call, before it ends, so
  * they run under its deadline and budget (a stop leaves them queued). Stack unchanged. */
 static void lh_finalize_pending(lua_State *L, lh_state *S) {
   if (atomic_load(&S->stop) != LH_STOP_NONE || !lua_checkstack(L, 2)) return;
-  lua_pushcfunction(L, lh_drain_finalizers_k);
+  lua_pushcfunction(L, lh_drain_finalizers);
   if (lua_pcall(L, 0, 0, 0) != LUA_OK) lua_pop(L, 1);
 }
 

@@ -34,6 +34,8 @@ static void lh_rehook(lua_State *L, lh_state *S) {
   else lua_sethook(L, NULL, 0, 0);
 }
 
+void lh_budget_hook(lua_State *L) { lua_sethook(L, lh_stophook, LUA_MASKCOUNT, LH_BUDGET_STEP); }
+
 /* Charges `instructions` to the budget, if one runs; returns the stop reason now pending. */
 static int lh_pending(lh_state *S, long long instructions) {
   if (S->budget >= 0 && atomic_load(&S->stop) == LH_STOP_NONE) {
@@ -75,6 +77,11 @@ static void lh_stophook(lua_State *L, lua_Debug *ar) {
   lh_state *S = lh_getstate(L);
   int counting = ar->event == LUA_HOOKCOUNT && lua_gethookcount(L) == LH_BUDGET_STEP;
   int reason = lh_pending(S, counting ? LH_BUDGET_STEP : 0);
+  if (reason == LH_STOP_NONE && S->fin_pending && !S->finalizing) {
+    if (!counting) lh_rehook(L, S); /* before: the finalizers may hook L again */
+    reason = lh_finalize_at_safe_point(L);
+    if (reason == LH_STOP_NONE) return;
+  }
   if (reason == LH_STOP_NONE) {
     if (!counting) lh_rehook(L, S);
     return;
@@ -141,6 +148,7 @@ void lh_end(lua_State *L, lh_state *S) {
    * store when no stop is set is the same as storing at the load's moment. */
   if (atomic_load(&S->stop) != LH_STOP_NONE) atomic_store(&S->stop, LH_STOP_NONE);
   S->budget = -1;
+  S->finalizing = 0; /* a drain that an error left (lh_gc.c) */
   if (lua_gethook(L) != NULL) lua_sethook(L, NULL, 0, 0);
   if (S->main != L && lua_gethook(S->main) != NULL) lua_sethook(S->main, NULL, 0, 0);
 }
