@@ -180,13 +180,13 @@ public final class PluginHost: @unchecked Sendable {
     sandbox.moduleDirectory = isFolder ? path : nil
     let label = manifest.name
     let output = settings.output
-    // Every line of a printed text carries the label, and control characters show as
-    // escapes (a carriage return could hide the label), so a plugin cannot print a line
-    // that looks like another plugin's.
+    // Every line of a printed text carries the label, and control characters and bytes
+    // that are not UTF-8 show as escapes (a carriage return could hide the label), so a
+    // plugin cannot print a line that looks like another plugin's.
     sandbox.output = { line in
       for part in line.bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
       {
-        output("[\(label)] " + String(decoding: part, as: UTF8.self).visibleControls())
+        output("[\(label)] " + LuaString(bytes: part).visibleText())
       }
     }
     sandbox.warningOutput = sandbox.output  // labelled as `print` is

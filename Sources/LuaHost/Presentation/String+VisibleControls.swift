@@ -1,24 +1,53 @@
+import Lua
+
 extension String {
-  /// The text with control characters shown as Lua escapes (`\0`, `\27`…), so that what a
-  /// script chose (an error message, a test name) can neither cut a line short at a NUL,
-  /// nor send escape sequences to the terminal, nor start a line of its own that forges
-  /// output (a TAP `ok` line, another plugin's label). Newlines stay when `keepingNewlines`.
+  /// The text with control characters shown as Lua escapes (`\0`, `\27`, `\155`…), so
+  /// that what a script chose (an error message, a test name) can neither cut a line short
+  /// at a NUL, nor send escape sequences to the terminal (C0, DEL and the C1 controls,
+  /// which some terminals obey as `ESC [`), nor start a line of its own that forges output
+  /// (a TAP `ok` line, another plugin's label). Newlines stay when `keepingNewlines`.
   package func visibleControls(keepingNewlines: Bool = true) -> String {
-    guard
-      unicodeScalars.contains(where: {
-        ($0.value < 0x20 && $0 != "\t" && !(keepingNewlines && $0 == "\n")) || $0.value == 0x7F
-      })
-    else { return self }
+    func isControl(_ scalar: Unicode.Scalar) -> Bool {
+      (scalar.value < 0x20 && scalar != "\t" && !(keepingNewlines && scalar == "\n"))
+        || (0x7F...0x9F).contains(scalar.value)
+    }
+    guard unicodeScalars.contains(where: isControl) else { return self }
     var out = String.UnicodeScalarView()
     for scalar in unicodeScalars {
-      if (scalar.value < 0x20 && scalar != "\t" && !(keepingNewlines && scalar == "\n"))
-        || scalar.value == 0x7F
-      {
+      if isControl(scalar) {
         out.append(contentsOf: "\\\(scalar.value)".unicodeScalars)
       } else {
         out.append(scalar)
       }
     }
     return String(out)
+  }
+}
+
+extension LuaString {
+  /// The bytes as text to show: valid UTF-8 as it is, every byte that is not as a Lua
+  /// escape (`\255`), and control characters as ``Swift/String/visibleControls(keepingNewlines:)``
+  /// shows them. Nothing is replaced by U+FFFD, so no byte is lost from view, and no raw
+  /// byte reaches a terminal that could read it as a control.
+  package func visibleText(keepingNewlines: Bool = true) -> String {
+    if let text = string { return text.visibleControls(keepingNewlines: keepingNewlines) }
+    var out = String.UnicodeScalarView()
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var position = 0
+    while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let encoded):
+        out.append(Unicode.UTF8.decode(encoded))
+        position += encoded.count
+      case .error(let length):
+        for byte in bytes[position..<position + length] {
+          out.append(contentsOf: "\\\(byte)".unicodeScalars)
+        }
+        position += length
+      case .emptyInput:
+        return String(out).visibleControls(keepingNewlines: keepingNewlines)
+      }
+    }
   }
 }
