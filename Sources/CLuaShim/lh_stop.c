@@ -313,12 +313,18 @@ static int lh_cowrap(lua_State *L) {
   return 1;
 }
 
+/* Pushes the main thread. [-0, +1] */
+static int lh_pushmainthread(lua_State *L) {
+  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
+  return 1;
+}
+
 /* Whether co is the thread the script sees running: L itself, or the main thread while L is
  * a coroutine the host drives (see lh_corunning). */
 static int lh_seenrunning(lua_State *L, lua_State *co) {
   if (co == L) return 1;
   if (!lh_threaddriven(L)) return 0;
-  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
+  lh_pushmainthread(L);
   int main = lua_tothread(L, -1) == co;
   lua_pop(L, 1);
   return main;
@@ -358,11 +364,6 @@ static int lh_coclose(lua_State *L) {
  * `lua`. `running` gives the main thread and true, `isyieldable` false, the main thread's
  * status is "running", and `yield` raises the main thread's catchable error (async
  * functions yield through lh_async.c, not through these). */
-static int lh_pushmainthread(lua_State *L) {
-  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
-  return 1;
-}
-
 static int lh_corunning(lua_State *L) {
   if (!lh_threaddriven(L)) {
     lua_pushboolean(L, lua_pushthread(L));

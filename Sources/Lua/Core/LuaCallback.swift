@@ -53,11 +53,7 @@ func luaSwiftDispatch(_ L: OpaquePointer?, _ box: UnsafeMutableRawPointer?) -> I
   let stack = LuaStack(L, core)
   do {
     guard let gate = callback.gate else { return try callback.body(stack, stack.top) }
-    do {
-      try gate.lockRefusingCycles()
-    } catch {
-      throw LuaError(kind: .usage, message: error.description)
-    }
+    try gate.lockOrRefuse()
     defer { gate.unlock() }
     return try callback.body(stack, stack.top)
   } catch {

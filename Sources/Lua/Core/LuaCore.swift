@@ -87,11 +87,7 @@ final class LuaCore {
   /// - Throws: `body`'s error, or (`usage`) when waiting for the lock would deadlock (see
   ///   ``ReentrantLock/lockRefusingCycles()``).
   func withLock<T>(_ body: () throws -> T) throws -> T {
-    do {
-      try lock.lockRefusingCycles()
-    } catch {
-      throw LuaError(kind: .usage, message: error.description)
-    }
+    try lock.lockOrRefuse()
     defer {
       if closeRequested, lock.holdCount == 1 { closeIfRequested() }
       lock.unlock()

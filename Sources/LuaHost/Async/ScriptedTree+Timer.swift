@@ -31,8 +31,7 @@ extension ScriptedTree {
         let origin = tree.currentOrigin ?? tree.root
         // The handle (and the task it keeps) is paid for as long as the script keeps it;
         // the pending work, until the timer ends.
-        try tree.chargeKept(ScheduledTimer.memoryCost)
-        let handle = ScheduledTimer(account: tree.memoryAccount.lua)
+        let handle = try ScheduledTimer(tree: tree)
         let release = try tree.chargePendingWork()
         tree.schedule(action, after: delay, origin: origin, handle: handle, release: release)
         return [try tree.lua.userdata(handle)]
@@ -112,16 +111,16 @@ extension ScriptedTree {
 /// pays for the handles and the tasks they hold.
 final class ScheduledTimer: @unchecked Sendable {
   // `@unchecked Sendable`: `task` is written once, under `View.treeLock`, before Lua sees
-  // the handle; a Task handle is itself Sendable; `account` is thread-safe.
+  // the handle; a Task handle is itself Sendable; the charge gives its bytes back through
+  // a thread-safe account.
   var task: Task<Void, Never>?
   /// What a handle and the task it keeps cost in Swift.
   static let memoryCost = 1024
-  private let account: LuaMemoryAccount
+  private let charge: Charged<Void>
 
-  /// A handle whose ``memoryCost`` was charged to `account` (given back at deinit).
-  init(account: LuaMemoryAccount) { self.account = account }
-
-  deinit { account.release(Self.memoryCost) }
+  /// A handle charged to `tree`'s script for as long as it lives.
+  /// - Throws: a `.memory` `LuaError` if the charge does not fit under the limit.
+  init(tree: ScriptedTree) throws { charge = try Charged((), cost: Self.memoryCost, tree: tree) }
 }
 
 /// The tree, carried into its timer tasks: they reach its state only through `runAction`,
