@@ -193,7 +193,7 @@ func waitUntil(_ condition: () -> Bool) async -> Bool {
     // `gate.arrive()` returns once both plugins have arrived: if they waited in turn, the
     // first would wait for ever (and the test would time out).
     let arrived = LockedValue(0)
-    let gate = HostModule("gate") { lua in
+    let gate = try HostModule("gate") { lua in
       let module = try lua.makeTable()
       try module.set(
         "arrive",
@@ -244,7 +244,7 @@ func waitUntil(_ condition: () -> Bool) async -> Bool {
 
   @Test func aHandlerThatWaitsFailsOnItsPanelAndUnloadingCancelsWork() async throws {
     let probe = CancellationProbe()
-    let module = HostModule("probe") { lua in
+    let module = try HostModule("probe") { lua in
       let table = try lua.makeTable()
       try table.set("hang", .function(probe.function(in: lua)))
       return .table(table)

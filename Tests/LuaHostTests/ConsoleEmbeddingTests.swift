@@ -15,7 +15,7 @@ import ViewTree
     let window = self.window
     console = try ReplSession(
       makeState: { try LuaState(sandbox: LuaSandbox()) }, makeWindow: { window },
-      components: [.slider])
+      components: [try .slider])
   }
 
   @Test func theConsoleScriptsTheAppsOwnTree() throws {

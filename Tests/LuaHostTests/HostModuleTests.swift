@@ -16,13 +16,13 @@ import ViewTree
   }
 
   /// A `tasks` module (capability `tasks`) and a `clock` module every plugin gets.
-  func host(allowing allowed: Set<PluginCapability>) -> PluginHost {
-    let tasks = HostModule("tasks", capability: "tasks") { lua in
+  func host(allowing allowed: Set<PluginCapability>) throws -> PluginHost {
+    let tasks = try HostModule("tasks", capability: "tasks") { lua in
       let module = try lua.makeTable()
       try module.set("count", .function(lua.function { () in 3 }))
       return .table(module)
     }
-    let clock = HostModule("clock") { _ in .string("tick") }
+    let clock = try HostModule("clock") { _ in .string("tick") }
     return PluginHost(
       container: container, allowed: allowed, components: [], modules: [tasks, clock]
     ) { _ in }
@@ -37,7 +37,7 @@ import ViewTree
   }
 
   @Test func aGrantedPluginRequiresTheModule() throws {
-    let host = host(allowing: ["tasks"])
+    let host = try host(allowing: ["tasks"])
     let plugin = try host.load(
       path: plugin("local t = require 'tasks'; n = t.count()", capabilities: ["tasks"]))
     #expect(plugin.run { try $0.run("return n, require 'clock'") } == [3, "tick"])
@@ -45,7 +45,7 @@ import ViewTree
   }
 
   @Test func aPluginThatDidNotAskIsToldWhichCapabilityItNeeds() throws {
-    let host = host(allowing: ["tasks"])
+    let host = try host(allowing: ["tasks"])
     _ = try host.load(path: plugin("require 'tasks'", capabilities: []))
     let message = try #require(recorder.presented.first?.alert.message)
     #expect(message.contains("module 'tasks' needs the 'tasks' capability"), "\(message)")
@@ -53,7 +53,7 @@ import ViewTree
   }
 
   @Test func unknownAndRefusedCapabilitiesStopTheLoad() throws {
-    let strict = host(allowing: [])
+    let strict = try host(allowing: [])
     #expect(throws: PluginError.capabilitiesNotAllowed(plugin: "p", capabilities: ["tasks"])) {
       try strict.load(path: plugin("", capabilities: ["tasks"]))
     }
@@ -67,7 +67,7 @@ import ViewTree
   }
 
   @Test func aLibraryCapabilityStillGrantsTheLibrary() throws {
-    let host = host(allowing: [.os])
+    let host = try host(allowing: [.os])
     let plugin = try host.load(path: plugin("", capabilities: ["os"]))
     #expect(plugin.run { try $0.run("return type(os.getenv)") } == ["function"])
   }

@@ -33,6 +33,44 @@ import ViewTree
     host.loadAll(in: Luahost.fixture("plugins"))
   }
 
+  /// A folder that is not there is an error, not an empty success.
+  @Test func loadingAFolderThatIsNotThereFails() throws {
+    let missing = host.loadAll(in: "/nonexistent/plugins")
+    let descriptions = missing.map { result in
+      if case .failure(let error) = result { "\(error)" } else { "a plugin" }
+    }
+    #expect(
+      descriptions == [
+        "cannot read the plugins folder /nonexistent/plugins: No such file or directory"
+      ])
+    let file = try Luahost.temporaryFile("return 1")
+    guard case .failure(.unreadableFolder(file, "not a folder")) = host.loadAll(in: file).first
+    else {
+      Issue.record("\(host.loadAll(in: file))")
+      return
+    }
+    #expect(host.plugins.isEmpty)
+  }
+
+  /// A component the tree refuses fails every plugin's load with its own reason, never
+  /// with one about a manifest the plugin may not even have.
+  @Test func aRefusedComponentIsNotCalledABadManifest() throws {
+    var clash = try ScriptedComponent("knob")
+    clash.property("parent", get: { _ in .nil })
+    let strict = PluginHost(container: container, components: [clash]) { _ in }
+    let results = strict.loadAll(in: Luahost.fixture("plugins"))
+    #expect(results.count >= 4)
+    for result in results {
+      if case .failure(.capabilitiesNotAllowed) = result { continue }  // refused before
+      guard case .failure(let error) = result, case .cannotLoad = error else {
+        Issue.record("\(result)")
+        continue
+      }
+      #expect("\(error)".contains("component 'knob': 'parent' is a field of every view"))
+      #expect(!"\(error)".contains("manifest"))
+    }
+  }
+
   @Test func eachPluginGetsItsOwnPanelAndBoundary() throws {
     let results = loadFixtures()
     #expect(host.plugins.map(\.name) == ["broken", "clock", "greeter", "spinner"])

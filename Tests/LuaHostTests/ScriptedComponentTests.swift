@@ -20,35 +20,37 @@ extension ScriptedComponent {
   /// `ui.slider{ min =, max =, value =, on_change = }`; `value` clamps and sends
   /// `on_change`; `nudge(by)` moves it, and throws for a step of 0.
   static var slider: ScriptedComponent {
-    var slider = ScriptedComponent("slider") { spec in
-      let low = try spec.get("min", as: Double.self) ?? 0
-      let high = try spec.get("max", as: Double.self) ?? 1
-      guard low <= high else { throw LuaError(kind: .runtime, message: "slider: min > max") }
-      let view = View(id: try spec.id ?? "slider", kind: ViewKind("slider"))
-      view.model = SliderModel(
-        bounds: low...high, value: try spec.get("value", as: Double.self) ?? low)
-      return view
+    get throws {
+      var slider = try ScriptedComponent("slider") { spec in
+        let low = try spec.get("min", as: Double.self) ?? 0
+        let high = try spec.get("max", as: Double.self) ?? 1
+        guard low <= high else { throw LuaError(kind: .runtime, message: "slider: min > max") }
+        let view = View(id: try spec.id ?? "slider", kind: ViewKind("slider"))
+        view.model = SliderModel(
+          bounds: low...high, value: try spec.get("value", as: Double.self) ?? low)
+        return view
+      }
+      func model(_ view: View) -> SliderModel { view.model(as: SliderModel.self)! }
+      func move(_ view: View, to value: Double) {
+        let model = model(view)
+        let clamped = min(max(value, model.bounds.lowerBound), model.bounds.upperBound)
+        guard clamped != model.value else { return }
+        model.value = clamped
+        view.send("on_change", [.number(clamped)])
+      }
+      slider.property(
+        "value", get: { .number(model($0).value) },
+        set: { view, value in move(view, to: try Double(luaValue: value)) })
+      slider.property("min", get: { .number(model($0).bounds.lowerBound) })
+      slider.method("nudge") { view, arguments in
+        let step = try Double(luaValue: arguments.first ?? .nil)
+        guard step != 0 else { throw SliderOutOfRange(value: model(view).value) }
+        move(view, to: model(view).value + step)
+        return [.number(model(view).value)]
+      }
+      slider.event("on_change")
+      return slider
     }
-    func model(_ view: View) -> SliderModel { view.model(as: SliderModel.self)! }
-    func move(_ view: View, to value: Double) {
-      let model = model(view)
-      let clamped = min(max(value, model.bounds.lowerBound), model.bounds.upperBound)
-      guard clamped != model.value else { return }
-      model.value = clamped
-      view.send("on_change", [.number(clamped)])
-    }
-    slider.property(
-      "value", get: { .number(model($0).value) },
-      set: { view, value in move(view, to: try Double(luaValue: value)) })
-    slider.property("min", get: { .number(model($0).bounds.lowerBound) })
-    slider.method("nudge") { view, arguments in
-      let step = try Double(luaValue: arguments.first ?? .nil)
-      guard step != 0 else { throw SliderOutOfRange(value: model(view).value) }
-      move(view, to: model(view).value + step)
-      return [.number(model(view).value)]
-    }
-    slider.event("on_change")
-    return slider
   }
 }
 
@@ -60,7 +62,7 @@ extension ScriptedComponent {
   init() throws {
     root.environment.alertPresenter = recorder
     tree = try ScriptedTree(
-      lua: LuaState(sandbox: LuaSandbox()), root: root, components: [.slider])
+      lua: LuaState(sandbox: LuaSandbox()), root: root, components: [try .slider])
   }
 
   @discardableResult
@@ -141,13 +143,48 @@ extension ScriptedComponent {
     #expect(try run("return ui.button{}.min") == [.nil])
   }
 
+  /// A bad or built-in name is refused where the component is made (it used to pass, and
+  /// then every plugin failed to load with a "bad manifest.lua").
+  @Test func aBadOrBuiltInNameIsRefusedWhereTheComponentIsMade() throws {
+    let refused = [
+      ("button", "component 'button': ui.button exists already"),
+      ("root", "component 'root': ui.root exists already"),
+      ("find", "component 'find': ui.find exists already"),
+      ("", "component '': a name is 1 to 64 letters, digits and '_', not starting with a digit"),
+      (
+        "2d", "component '2d': a name is 1 to 64 letters, digits and '_', not starting with a digit"
+      ),
+      (
+        "my-list",
+        "component 'my-list': a name is 1 to 64 letters, digits and '_', not starting with a digit"
+      ),
+      (
+        "caf\u{E9}",
+        "component 'caf\u{E9}': a name is 1 to 64 letters, digits and '_', not starting with a digit"
+      ),
+    ]
+    for (name, message) in refused {
+      let error = try #require(throws: LuaError.self, "\(name)") { try ScriptedComponent(name) }
+      #expect(error.kind == .usage)
+      #expect(error.message == message)
+    }
+    #expect(try ScriptedComponent("task_list2").name == "task_list2")
+    for name in ["string", "package", "_G", "", ".tasks", "a..b", "tasks.", "t/x"] {
+      let error = try #require(throws: LuaError.self, "\(name)") {
+        try HostModule(name) { _ in .nil }
+      }
+      #expect(error.kind == .usage)
+      #expect(error.message.hasPrefix("module '\(name)': "), "\(error.message)")
+    }
+    #expect(try HostModule("app.tasks") { _ in .nil }.name == "app.tasks")
+  }
+
   @Test func aComponentCannotTakeABuiltInNameOrField() throws {
-    var clash = ScriptedComponent("knob")
+    var clash = try ScriptedComponent("knob")
     clash.property("parent", get: { _ in .nil })
     let refused: [([ScriptedComponent], String)] = [
       ([clash], "component 'knob': 'parent' is a field of every view"),
-      ([ScriptedComponent("button")], "component 'button': ui.button exists already"),
-      ([.slider, .slider], "component 'slider': ui.slider exists already"),
+      ([try .slider, try .slider], "component 'slider': ui.slider exists already"),
     ]
     for (components, message) in refused {
       let error = try #require(throws: LuaError.self, "\(message)") {
@@ -158,7 +195,7 @@ extension ScriptedComponent {
       #expect(error.kind == .usage)
       #expect(error.message == message)
     }
-    let liar = ScriptedComponent("liar") { _ in View.button("b", id: "b") }
+    let liar = try ScriptedComponent("liar") { _ in View.button("b", id: "b") }
     let tree = try ScriptedTree(
       lua: LuaState(sandbox: LuaSandbox()), root: View.window(id: "w"), components: [liar])
     let lie = try #require(throws: LuaError.self) {
@@ -183,7 +220,7 @@ extension ScriptedComponent {
     var limits = LuaSandbox()
     limits.timeout = .seconds(60)  // generous: ThreadSanitizer makes the memory test slow
     limits.memoryLimit = 4 << 20
-    host = PluginHost(container: container, limits: limits, components: [.slider]) { _ in }
+    host = PluginHost(container: container, limits: limits, components: [try .slider]) { _ in }
   }
 
   func plugin(_ source: String) throws -> Plugin {

@@ -32,7 +32,7 @@ import ViewTree
       limits.timeout = .seconds(60)
       let box = WeakHost()
       host = PluginHost(
-        container: container, limits: limits, modules: [Self.module(box)], output: { _ in })
+        container: container, limits: limits, modules: [try Self.module(box)], output: { _ in })
       box.host = host
     }
 
@@ -40,8 +40,8 @@ import ViewTree
 
     func load(_ file: String) throws -> Plugin { try host.load(path: folder + "/" + file) }
 
-    static func module(_ box: WeakHost) -> HostModule {
-      HostModule("host") { lua in
+    static func module(_ box: WeakHost) throws -> HostModule {
+      try HostModule("host") { lua in
         let module = try lua.makeTable()
         try module.set(
           "unload",

@@ -63,7 +63,7 @@ import ViewTree
     let root = View.window(id: "root")
     let container = View.stack(id: "plugins")
     try root.add(container)
-    let module = HostModule("counter") { lua in
+    let module = try HostModule("counter") { lua in
       let table = try lua.makeTable()
       try table.set(
         "bump",

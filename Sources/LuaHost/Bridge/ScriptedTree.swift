@@ -64,7 +64,7 @@ public final class ScriptedTree {
     if lua.lock.name == nil { lua.lock.name = "the Lua state of '\(root.id)'" }
     memoryAccount = ScriptMemoryAccount(try lua.memoryAccount())
     var byKind: [ViewKind: ScriptedComponent] = [:]
-    var taken = Set(Self.builtInConstructors.map(\.name) + ["root", "find", "error"])
+    var taken = Self.builtInNames
     for component in components {
       try component.validate(against: taken)
       taken.insert(component.name)
@@ -97,6 +97,9 @@ public final class ScriptedTree {
   }
 
   /// The constructors every `ui` has, with the kind each makes.
+  /// The names `ui` has before any component: its constructors, `root`, `find`, `error`.
+  static let builtInNames = Set(builtInConstructors.map(\.name) + ["root", "find", "error"])
+
   static let builtInConstructors: [(name: String, kind: ViewKind)] = [
     ("stack", .stack), ("group", .group), ("text", .text), ("button", .button),
     ("text_field", .textField), ("boundary", .boundary), ("window", .window),

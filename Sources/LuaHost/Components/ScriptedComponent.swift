@@ -7,7 +7,7 @@ import ViewTree
 /// ```swift
 /// final class Range { var value = 0.0; var bounds = 0.0...1.0 }
 ///
-/// var slider = ScriptedComponent("slider") { spec in
+/// var slider = try ScriptedComponent("slider") { spec in
 ///   let range = Range()
 ///   range.bounds = try (spec.get("min", as: Double.self) ?? 0)...(spec.get("max", as: Double.self) ?? 1)
 ///   let view = View(id: try spec.id ?? "slider", kind: ViewKind("slider"))
@@ -56,7 +56,21 @@ public struct ScriptedComponent {
   /// A component whose constructor `ui.<name>(spec)` calls `make`. `make` returns a fresh
   /// view of kind `ViewKind(name)`, usually with its `View.model` set; the default makes
   /// a plain one with the spec's `id`.
-  public init(_ name: String, make: ((ComponentSpec) throws -> View)? = nil) {
+  /// - Throws: a `usage` `LuaError` when `name` is not a Lua name (letters, digits and `_`,
+  ///   not starting with a digit, at most 64) or is one `ui` has already (`button`,
+  ///   `root`, `find`…): refused here, where the component is made, not later where the
+  ///   tree or a plugin is.
+  public init(_ name: String, make: ((ComponentSpec) throws -> View)? = nil) throws {
+    guard Self.isName(name) else {
+      throw LuaError(
+        kind: .usage,
+        message:
+          "component '\(name)': a name is 1 to 64 letters, digits and '_', not starting with a digit"
+      )
+    }
+    guard !ScriptedTree.builtInNames.contains(name) else {
+      throw LuaError(kind: .usage, message: "component '\(name)': ui.\(name) exists already")
+    }
     self.name = name
     self.make = make ?? { spec in View(id: try spec.id ?? name, kind: ViewKind(name)) }
   }
@@ -87,13 +101,21 @@ public struct ScriptedComponent {
     "on_error",
   ]
 
-  /// Throws if the component redefines a field every view has, or takes a built-in name.
+  /// Whether `name` can be a field of `ui`: an ASCII Lua name of at most 64 bytes.
+  static func isName(_ name: String) -> Bool {
+    guard let first = name.utf8.first, name.utf8.count <= 64, !(48...57).contains(first) else {
+      return false
+    }
+    return name.utf8.allSatisfy {
+      ($0 | 0x20 >= 97 && $0 | 0x20 <= 122) || (48...57).contains($0) || $0 == 95
+    }
+  }
+
+  /// Throws if the component redefines a field every view has, or takes a name another
+  /// component of the same tree took.
   func validate(against taken: Set<String>) throws {
     func refuse(_ reason: String) -> LuaError {
       LuaError(kind: .usage, message: "component '\(name)': \(reason)")
-    }
-    guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
-      throw refuse("a name is letters, digits and '_'")
     }
     guard !taken.contains(name) else { throw refuse("ui.\(name) exists already") }
     let fields = Set(getters.keys).union(methods.keys).union(events)

@@ -3,7 +3,7 @@ import Lua
 /// A Lua module an app gives its plugins: `local tasks = require "tasks"`.
 ///
 /// ```swift
-/// host.modules.append(HostModule("tasks", capability: "tasks") { lua in
+/// host.modules.append(try HostModule("tasks", capability: "tasks") { lua in
 ///   let module = try lua.makeTable()
 ///   try module.set("count", .function(lua.function { () in store.count }))
 ///   return .table(module)
@@ -31,14 +31,34 @@ public struct HostModule {
   let open: (LuaState) throws -> LuaValue
 
   /// A module named `name` whose value `open` makes in each plugin's state.
+  /// - Throws: a `usage` `LuaError` when `name` is not a module name (1 to 64 letters,
+  ///   digits, `_` and inner `.`) or is a standard library's (`string`, `package`…), which
+  ///   the module would hide: refused here, where the module is made.
   public init(
     _ name: String, capability: PluginCapability? = nil,
     open: @escaping (LuaState) throws -> LuaValue
-  ) {
+  ) throws {
+    let isName =
+      (1...64).contains(name.utf8.count) && name.first != "." && name.last != "."
+      && !name.contains("..")
+      && name.split(separator: ".").allSatisfy { ScriptedComponent.isName(String($0)) }
+    guard isName else {
+      throw LuaError(
+        kind: .usage,
+        message: "module '\(name)': a name is 1 to 64 letters, digits, '_' and inner '.'")
+    }
+    guard !Self.standardNames.contains(name) else {
+      throw LuaError(kind: .usage, message: "module '\(name)': a standard library has that name")
+    }
     self.name = name
     self.capability = capability
     self.open = open
   }
+
+  /// The standard libraries' names, which a module may not take.
+  static let standardNames: Set<String> = [
+    "_G", "coroutine", "debug", "io", "math", "os", "package", "string", "table", "utf8",
+  ]
 
   /// Puts the module into `lua`'s `package.loaded`, or, when it is not `granted`, a
   /// `package.preload` entry that says which capability it needs.

@@ -17,6 +17,12 @@ public enum PluginError: Error, Equatable, CustomStringConvertible {
   /// name: 1 to 64 ASCII letters, digits, `_`, `-` or `.`. A name labels the plugin's
   /// output and is its panel's id, so it may hold no control character, bracket or `/`.
   case badName(String)
+  /// The folder given to ``PluginHost/loadAll(in:)`` does not exist, is not a folder, or
+  /// cannot be read; `reason` is the system's word for it.
+  case unreadableFolder(path: String, reason: String)
+  /// The plugin could not be set up for a reason that is not its manifest's (its sandbox
+  /// could not be made, or the app's components were refused).
+  case cannotLoad(plugin: String, reason: String)
 
   /// A readable explanation.
   public var description: String {
@@ -29,6 +35,9 @@ public enum PluginError: Error, Equatable, CustomStringConvertible {
       "plugin \(plugin) asks for an unknown capability '\(capability)' (known: \(known.joined(separator: ", ")))"
     case .duplicateName(let name): "a plugin named \(name) is already loaded"
     case .unknownPlugin(let name): "no plugin named \(name) is loaded"
+    case .unreadableFolder(let path, let reason):
+      "cannot read the plugins folder \(path): \(reason)"
+    case .cannotLoad(let plugin, let reason): "plugin \(plugin) could not be loaded: \(reason)"
     case .badName(let name):
       "bad plugin name '\(name.visibleControls(keepingNewlines: false))' (1 to 64 letters, digits, '_', '-' or '.')"
     }

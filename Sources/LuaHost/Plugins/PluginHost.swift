@@ -120,9 +120,14 @@ public final class PluginHost: @unchecked Sendable {
 
   /// Loads every plugin in `directory` (`*.lua` files and folders with `init.lua`), in name
   /// order. A plugin that cannot be loaded is reported and skipped; one whose code fails
-  /// while loading stays loaded with an alert on its panel.
+  /// while loading stays loaded with an alert on its panel. A folder that does not exist
+  /// or cannot be read gives one failure, ``PluginError/unreadableFolder(path:reason:)``.
   public func loadAll(in directory: String) -> [Result<Plugin, PluginError>] {
-    Self.entries(of: directory).compactMap { entry -> Result<Plugin, PluginError>? in
+    guard let entries = Self.readableEntries(of: directory) else {
+      let reason = errno == ENOTDIR ? "not a folder" : String(cString: strerror(errno))
+      return [.failure(.unreadableFolder(path: directory, reason: reason))]
+    }
+    return entries.compactMap { entry -> Result<Plugin, PluginError>? in
       let path = directory + "/" + entry
       guard entry.hasSuffix(".lua") || Self.isDirectory(path) else { return nil }
       do {
@@ -130,7 +135,7 @@ public final class PluginHost: @unchecked Sendable {
       } catch let error as PluginError {
         return .failure(error)
       } catch {
-        return .failure(.badManifest(plugin: entry, reason: "\(error)"))
+        return .failure(.cannotLoad(plugin: entry, reason: "\(error)"))
       }
     }
   }
@@ -275,7 +280,13 @@ public final class PluginHost: @unchecked Sendable {
   }
 
   package static func entries(of directory: String) -> [String] {
-    guard let handle = opendir(directory) else { return [] }
+    readableEntries(of: directory) ?? []
+  }
+
+  /// The names in `directory` (hidden ones left out), sorted; nil, with `errno` set, when
+  /// it cannot be opened.
+  static func readableEntries(of directory: String) -> [String]? {
+    guard let handle = opendir(directory) else { return nil }
     defer { closedir(handle) }
     var names: [String] = []
     while let entry = readdir(handle) {

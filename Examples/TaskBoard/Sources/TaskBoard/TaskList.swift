@@ -15,8 +15,8 @@ enum TaskList {
     return view
   }
 
-  static func component(store shared: TaskStore) -> ScriptedComponent {
-    var list = ScriptedComponent("task_list") { spec in
+  static func component(store shared: TaskStore) throws -> ScriptedComponent {
+    var list = try ScriptedComponent("task_list") { spec in
       makeView(id: try spec.id ?? "tasks", store: shared)
     }
     func store(of view: View) -> TaskStore { view.model(as: TaskStore.self) ?? shared }
@@ -66,8 +66,8 @@ enum Slider {
     return view
   }
 
-  static var component: ScriptedComponent {
-    var slider = ScriptedComponent("slider") { spec in
+  static func component() throws -> ScriptedComponent {
+    var slider = try ScriptedComponent("slider") { spec in
       let low = try spec.get("min", as: Double.self) ?? 0
       let high = try spec.get("max", as: Double.self) ?? 1
       guard low <= high else {

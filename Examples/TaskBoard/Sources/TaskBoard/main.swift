@@ -23,7 +23,7 @@ while let argument = arguments.popFirst() {
 }
 
 let store = TaskStore(["Buy milk", "Write the report", "Call the plumber"])
-let components = [TaskList.component(store: store), Slider.component]
+let components = [try TaskList.component(store: store), try Slider.component()]
 
 // Alerts print as they are raised, in the plain form (the console's transcript).
 let presenter = TranscriptAlertPresenter { print($0, terminator: "") }
@@ -41,7 +41,7 @@ limits.memoryLimit = 16 << 20
 limits.timeout = .seconds(1)
 let plugins = PluginHost(
   container: window.find("plugins")!, allowed: ["tasks"], limits: limits,
-  components: components, modules: [TasksModule.module(store: store)])
+  components: components, modules: [try TasksModule.module(store: store)])
 if let pluginFolder {
   for case .failure(let error) in plugins.loadAll(in: pluginFolder) {
     print("plugin not loaded: \(error)")
