@@ -28,6 +28,24 @@ import ViewTree
     #expect(console.submit("2 do end") == .output(""))
   }
 
+  /// A front end that only prints replies (and never calls `drew`) can still choose: the
+  /// session keeps the alert raised last itself (issue 24, bug 4).
+  @Test func chooseAndDetailsWorkWithoutTheFrontEndsHelp() throws {
+    #expect(console.submit(".details") == .error("no alert yet"))
+    #expect(
+      console.submit(
+        "local b = ui.root:add(ui.boundary{ id = 'g' }) b:add(ui.button{ id = 'x', on_tap = function() error('boom') end }):tap()"
+      ) == .output(""))
+    guard case .output(let details) = console.submit(".details") else {
+      Issue.record("no details")
+      return
+    }
+    #expect(details.hasPrefix("handlers: g presented"), "\(details)")
+    #expect(details.contains("in function 'error'"), "\(details)")
+    #expect(console.submit(".choose 1") == .output("chose That sucks: dismissed"))
+    #expect(window.find("g")?.alert == nil)
+  }
+
   @Test func alertsReachBothTheConsoleAndTheAppsPresenter() throws {
     #expect(console.submit("ui.find('crash'):tap()") == .output("false"))
     #expect(console.takeAlerts().map(\.alert.message) == ["described in its own words"])

@@ -7,6 +7,8 @@ final class AlertCollector: AlertPresenter {
   var pending: [(alert: Alert, boundary: View)] = []
   /// The session's latest alerts, as records with their latest count.
   var history: [Alert] { kept.alerts }
+  /// The alert presented (or, through ``ReplSession/drew(_:boundary:)``, drawn) last.
+  var latest: (alert: Alert, boundary: View)?
   private var kept = AlertHistory()
   /// The presenter the window had before the session attached (the app's own).
   private var next: (any AlertPresenter)?
@@ -24,6 +26,7 @@ final class AlertCollector: AlertPresenter {
 
   func present(_ alert: Alert, boundary: View) {
     pending.append((alert, boundary))
+    latest = (alert, boundary)
     if pending.count > Self.pendingLimit { pending.removeFirst() }
     kept.append(alert)
     next?.present(alert, boundary: boundary)
@@ -34,6 +37,9 @@ final class AlertCollector: AlertPresenter {
       $0.boundary === boundary && $0.alert.isSame(as: alert)
     }) {
       pending[index].alert = alert
+    }
+    if let current = latest, current.boundary === boundary, current.alert.isSame(as: alert) {
+      latest = (alert, boundary)
     }
     kept.update(alert)
     next?.countChanged(alert, boundary: boundary)

@@ -133,13 +133,16 @@ public final class ReplSession {
   /// The session's latest alerts (at most 100), as records with their latest count.
   public var alertHistory: [Alert] { collector.history }
 
-  /// The alert the front end drew last, with its boundary: `.choose N` presses its
-  /// buttons and `.details` shows its handler chain and traceback. Set by ``drew(_:boundary:)``.
-  public private(set) var lastAlert: (alert: Alert, boundary: View)?
+  /// The alert raised last in the session's window, with its boundary: `.choose N`
+  /// presses its buttons and `.details` shows its handler chain and traceback. The session
+  /// keeps it itself, so a front end need do nothing for those commands to work; one that
+  /// draws an older alert after a newer one says so with ``drew(_:boundary:)``.
+  public var lastAlert: (alert: Alert, boundary: View)? { collector.latest }
 
-  /// Tells the session that the front end drew `alert` (and took its default, or a choice).
+  /// Tells the session that the front end drew `alert` (and took its default, or a choice),
+  /// making it the one `.choose` and `.details` act on. Optional: see ``lastAlert``.
   public func drew(_ alert: Alert, boundary: View) {
-    lastAlert = (alert, boundary)
+    collector.latest = (alert, boundary)
   }
 
   /// Presses button `index` (from 0) of the last drawn alert; it need not be up any more.
