@@ -140,8 +140,11 @@ int lh_drain_finalizers(lua_State *L) {
       lua_pushliteral(L, "__gc");
       if (lua_rawget(L, -2) != LUA_TNIL) { /* as Lua reads it: raw, when finalizing */
         lua_pushvalue(L, object);
+        unsigned signals = S->signals_taken;
         if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
-          if (lh_stop_reason(L, -1) != LH_STOP_NONE) {
+          /* A stop, or a Ctrl-C taken inside the finalizer (its "interrupted!" is a plain
+           * string), ends the drain and goes on to the code that was interrupted. */
+          if (lh_stop_reason(L, -1) != LH_STOP_NONE || S->signals_taken != signals) {
             S->finalizing = 0;
             /* what did not run goes back in front of what was queued meanwhile */
             int error = lua_gettop(L);
@@ -185,6 +188,7 @@ int lh_finalize_at_safe_point(lua_State *L) {
   lua_pushcfunction(co, lh_drain_finalizers);
   lua_State *outer = atomic_exchange(&S->running, co);
   if (S->budget >= 0) lh_budget_hook(co);
+  unsigned signals = S->signals_taken;
   int nres;
   int status = lua_resume(co, L, 0, &nres);
   atomic_store(&S->running, outer);
@@ -199,6 +203,8 @@ int lh_finalize_at_safe_point(lua_State *L) {
     lua_rawsetp(L, LUA_REGISTRYINDEX, &lh_fin_thread);
   }
   if (S->fin_pending && atomic_load(&S->stop) == LH_STOP_NONE) lh_arm(L); /* queued meanwhile */
+  /* A Ctrl-C taken inside a finalizer interrupts the code the hook stopped at, as one. */
+  if (status != LUA_OK && S->signals_taken != signals) return LH_STOP_SIGNAL;
   return atomic_load(&S->stop);
 }
 

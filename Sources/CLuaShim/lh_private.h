@@ -79,7 +79,8 @@ void lh_register_finalizer(lua_State *L, int idx);
 /// Runs the queued finalizers. [-0, +0]; raises only stops.
 int lh_drain_finalizers(lua_State *L);
 /// From a hook of L with no stop pending: runs the queued finalizers in a thread of their
-/// own, whose hooks work (lh_gc.c). Returns the stop reason pending afterwards.
+/// own, whose hooks work (lh_gc.c). Returns the stop reason pending afterwards, or
+/// LH_STOP_SIGNAL when a Ctrl-C interrupted a finalizer.
 int lh_finalize_at_safe_point(lua_State *L);
 /// Gives L the budget's count hook (lh_stop.c).
 void lh_budget_hook(lua_State *L);

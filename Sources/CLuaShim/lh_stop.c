@@ -48,6 +48,7 @@ static int lh_pending(lh_state *S, long long instructions) {
 /* The error value of a one-shot Ctrl-C, which clears itself (a host stop that arrived
  * meanwhile stays pending). Pushes 1. */
 static void lh_takesignal(lua_State *L, lh_state *S) {
+  S->signals_taken++; /* so a finalizer's drain passes a Ctrl-C on (lh_gc.c) */
   int expected = LH_STOP_SIGNAL;
   atomic_compare_exchange_strong(&S->stop, &expected, LH_STOP_NONE);
   if (atomic_load(&S->stop) == LH_STOP_NONE) lh_rehook(L, S);

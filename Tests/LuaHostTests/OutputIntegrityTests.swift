@@ -121,19 +121,21 @@ import Testing
     #expect(!lines.contains { $0.hasPrefix("[counter]") || $0.hasPrefix("Lua warning") })
   }
 
-  /// Bytes that are not UTF-8, and C1 controls (U+009B reads as `ESC [` on some terminals),
-  /// show as escapes: nothing is replaced by U+FFFD, and no raw byte reaches the terminal.
+  /// Bytes that are not UTF-8, C1 controls (U+009B reads as `ESC [` on some terminals), line
+  /// separators and bidirectional overrides show as escapes: nothing is replaced by U+FFFD,
+  /// and no raw byte reaches the terminal.
   @Test func aPluginsPrintShowsEveryByte() throws {
     let folder = try Luahost.temporaryFolder([
       "plugins/bytes.lua":
-        #"print('caf\xC3\xA9 \xFF\xFEok \xE2\x82 end', utf8.char(0x9B) .. '31m')"#,
+        #"print('caf\xC3\xA9 \xFF\xFEok \xE2\x82 end', utf8.char(0x9B) .. '31m', utf8.char(0x2028, 0x202E) .. 'x')"#,
       "main.lua": "",
     ])
     let result = try Luahost.run(["--plugins", "plugins", "main.lua"], directory: folder)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(
-      result.stdout.contains(#"[bytes] café \255\254ok \226\130 end\#t\15531m"#), "\(result.stdout)"
-    )
+      result.stdout.contains(
+        #"[bytes] café \255\254ok \226\130 end\#t\u{9B}31m\#t\u{2028}\u{202E}x"#),
+      "\(result.stdout)")
     #expect(!result.stdout.unicodeScalars.contains("\u{FFFD}"))
     #expect(!result.stdout.unicodeScalars.contains("\u{9B}"))
   }

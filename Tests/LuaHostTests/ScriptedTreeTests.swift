@@ -209,7 +209,13 @@ extension ScriptedWindowSuite {
   }
 
   @Test func deepTreesFromLua() throws {
-    let results = try run(
+    // A workload that must finish: a deadline far past its 0.1 s, so a loaded machine (or
+    // a wait for the tree lock behind another suite) cannot fail it.
+    var sandbox = LuaSandbox()
+    sandbox.timeout = .seconds(300)
+    root.environment.alertPresenter = recorder
+    let tree = try ScriptedTree(lua: LuaState(sandbox: sandbox), root: View.window(id: "deep"))
+    let results = try tree.run(
       """
       local g = ui.root:add(ui.boundary{id = 'g'})
       local parent = g
@@ -217,7 +223,7 @@ extension ScriptedWindowSuite {
       local leaf = parent:add(ui.button{id = 'leaf', on_tap = function() error('from the bottom', 0) end})
       leaf:tap()
       return leaf.depth, g.alert.message
-      """)
+      """, name: "=test")
     #expect(results == [1002, "from the bottom"])
   }
 

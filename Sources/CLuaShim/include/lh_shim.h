@@ -73,6 +73,7 @@ typedef struct lh_state {
   int fin_pending;    /* deferred finalizers are queued (see lh_gc.c) */
   lua_State *fin_thread; /* where finalizers run at a safe point (lh_gc.c), or NULL */
   int finalizing;     /* script finalizers are running now (lh_drain_finalizers) */
+  unsigned signals_taken; /* Ctrl-C stops raised so far (lh_stop.c) */
   lua_State *stepping; /* the thread running lh_step now, and the coroutine it resumes: */
   lua_State *stepped;  /* an error raised from the step is recorded with stepped's frames */
   int keep_pending;    /* the next message handler keeps `pending` (a main chunk's own) */

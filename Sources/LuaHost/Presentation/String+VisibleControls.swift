@@ -1,27 +1,38 @@
 import Lua
 
 extension String {
-  /// The text with control characters shown as Lua escapes (`\0`, `\27`, `\155`…), so
+  /// The text with control characters shown as Lua escapes (`\0`, `\27`, `\u{9B}`…), so
   /// that what a script chose (an error message, a test name) can neither cut a line short
   /// at a NUL, nor send escape sequences to the terminal (C0, DEL and the C1 controls,
   /// which some terminals obey as `ESC [`), nor start a line of its own that forges output
-  /// (a TAP `ok` line, another plugin's label). Newlines stay when `keepingNewlines`.
+  /// (a TAP `ok` line, another plugin's label; also U+2028 and U+2029, where viewers break
+  /// lines, and the bidirectional controls, which reorder a line on screen). Newlines stay
+  /// when `keepingNewlines`.
   package func visibleControls(keepingNewlines: Bool = true) -> String {
     func isControl(_ scalar: Unicode.Scalar) -> Bool {
       (scalar.value < 0x20 && scalar != "\t" && !(keepingNewlines && scalar == "\n"))
-        || (0x7F...0x9F).contains(scalar.value)
+        || (0x7F...0x9F).contains(scalar.value) || Self.invisibleBreaks.contains(scalar.value)
     }
     guard unicodeScalars.contains(where: isControl) else { return self }
     var out = String.UnicodeScalarView()
     for scalar in unicodeScalars {
       if isControl(scalar) {
-        out.append(contentsOf: "\\\(scalar.value)".unicodeScalars)
+        let escape =
+          scalar.value < 0x80
+          ? "\\\(scalar.value)" : "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+        out.append(contentsOf: escape.unicodeScalars)
       } else {
         out.append(scalar)
       }
     }
     return String(out)
   }
+
+  /// Line and paragraph separators (a viewer may break a line there, with no label after)
+  /// and the bidirectional overrides and isolates (which reorder what follows on screen).
+  static let invisibleBreaks: Set<UInt32> = [
+    0x2028, 0x2029, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069,
+  ]
 }
 
 extension LuaString {
