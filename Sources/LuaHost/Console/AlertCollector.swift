@@ -7,8 +7,18 @@ final class AlertCollector: AlertPresenter {
   var pending: [(alert: Alert, boundary: View)] = []
   /// The session's latest alerts, as records with their latest count.
   var history: [Alert] { kept.alerts }
-  /// The alert presented (or, through ``ReplSession/drew(_:boundary:)``, drawn) last.
-  var latest: (alert: Alert, boundary: View)?
+  /// The alert presented (or, through ``ReplSession/drew(_:boundary:)``, drawn) last. Its
+  /// boundary is held weakly: the window holds this collector as its presenter, so a
+  /// strong reference back would keep both alive for ever.
+  var latest: (alert: Alert, boundary: View)? {
+    get { latestAlert.flatMap { alert in latestBoundary.map { (alert, $0) } } }
+    set {
+      latestAlert = newValue?.alert
+      latestBoundary = newValue?.boundary
+    }
+  }
+  private var latestAlert: Alert?
+  private weak var latestBoundary: View?
   private var kept = AlertHistory()
   /// The presenter the window had before the session attached (the app's own).
   private var next: (any AlertPresenter)?
