@@ -37,8 +37,9 @@ struct PretendThisViewIsDeeplyBuriedInApp: Component {
     #expect(alert.title == "Error")
     #expect(alert.message == "MyError()")
     #expect(alert.dismissLabel == "That sucks")
-    // A component has no view of its own: its handler is bound where it is mounted.
-    #expect(alert.path == "root/boundary")
+    // The component's handler was read where it is mounted, but the button's action uses
+    // it: the alert names the button, as SwiftUI's per-view environment would.
+    #expect(alert.path == "root/boundary/button")
     #expect(root.alert == nil)
     #expect(presenter.presented.count == 1)
   }

@@ -66,15 +66,15 @@ extension ErrorHandler {
   public func callAsFunction(
     _ body: sending @escaping @isolated(any) () async throws -> Void
   ) -> Task<Void, Never>? {
-    start(UncheckedWork(body: body))
+    guard let origin = routingOrigin else { return nil }
+    return Self.start(UncheckedWork(body: body), from: origin)
   }
 
-  /// Starts `work` in a task tracked by the origin; a boundary that offers "Try again"
-  /// starts it once more.
-  private func start(_ work: UncheckedWork) -> Task<Void, Never>? {
-    guard let origin else { return nil }
+  /// Starts `work` in a task tracked by `origin`; a boundary that offers "Try again"
+  /// starts it once more, from the same view.
+  private static func start(_ work: UncheckedWork, from origin: View) -> Task<Void, Never>? {
     let reference = ViewReference(view: origin)
-    let retry = RetryableWork { _ = start(work) }
+    let retry = RetryableWork(action: { view in _ = start(work, from: view) })
     var started: Task<Void, Never>?
     View.treeLock.withLock {
       origin.track { finished in

@@ -32,7 +32,7 @@ extension View {
   public func send(_ name: String, _ values: [PropertyValue] = []) -> Bool {
     guard let handler = eventHandlers[name] else { return false }
     do {
-      try handler(self, values)
+      try ActingView.with(self) { try handler(self, values) }
       return true
     } catch {
       ErrorRouter.route(
@@ -52,7 +52,7 @@ extension View {
   @discardableResult
   public func perform(_ action: @escaping ViewAction) -> Bool {
     do {
-      try action(self)
+      try ActingView.with(self) { try action(self) }
       return true
     } catch {
       ErrorRouter.route(error, from: self, retry: RetryableWork(action: action))
