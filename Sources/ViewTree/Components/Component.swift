@@ -14,8 +14,10 @@
 /// ```
 ///
 /// A component makes no view of its own: its ``Environment`` properties
-/// resolve at the view it is mounted into, which is also the origin (and so
-/// the alert path) of errors sent through its `errorHandler`.
+/// resolve at the view it is mounted into. Its `errorHandler`, used inside the
+/// action of one of its views (the button above), routes from that view, as
+/// SwiftUI's environment is per view: the alert names the button, and
+/// removing the button cancels the work it started.
 public protocol Component {
   /// The type of component the body returns.
   associatedtype Body: Component
