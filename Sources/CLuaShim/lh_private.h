@@ -78,6 +78,8 @@ void lh_pushbaselib(lua_State *L);
 void lh_register_finalizer(lua_State *L, int idx);
 /// Runs the queued finalizers. [-0, +0]; raises only stops.
 int lh_drain_finalizers(lua_State *L);
+/// Records where the allocator refused an allocation under the limit (lh_trace.c).
+void lh_record_oom(lh_state *S);
 /// From a hook of L with no stop pending: runs the queued finalizers in a thread of their
 /// own, whose hooks work (lh_gc.c). Returns the stop reason pending afterwards, or
 /// LH_STOP_SIGNAL when a Ctrl-C interrupted a finalizer.

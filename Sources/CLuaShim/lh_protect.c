@@ -31,8 +31,14 @@ int lh_pcallh(lua_State *L, int nargs, int nresults) {
   if (outer_running != L) outer_running = atomic_exchange(&S->running, L);
   if (S->depth++ == 0) lh_begin(L, S);
   int status = lua_pcall(L, nargs, nresults, handler);
+  if (status == LUA_ERRMEM && S->pending == NULL && S->oom != NULL) { /* see lh_record_oom */
+    S->pending = S->oom;
+    S->oom = NULL;
+  }
   if (S->fin_pending && S->depth == 1) lh_finalize_pending(L, S);
   if (--S->depth == 0) {
+    lh_trace_free(S->oom); /* a refusal a script's pcall caught */
+    S->oom = NULL;
     /* A stop or a memory error may have abandoned luaL_Buffer boxes, which only their
      * finalizers free (an emergency collection runs none): collect now, so the memory
      * limit counts what is really in use. Every finalizer then is C (the sandbox defers

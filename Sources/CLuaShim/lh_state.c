@@ -44,7 +44,10 @@ static void *lh_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     atomic_store_explicit(&S->used, lh_used(S) - old, memory_order_relaxed);
     return NULL;
   }
-  if (nsize > old && S->enforce && !lh_fits(S, nsize - old)) return NULL;
+  if (nsize > old && S->enforce && !lh_fits(S, nsize - old)) {
+    lh_record_oom(S); /* the cold path: the position and traceback of the memory error */
+    return NULL;
+  }
   void *p = realloc(ptr, nsize);
   if (p == NULL) return NULL;
   size_t used = lh_used(S) - old + nsize;
@@ -161,6 +164,7 @@ void lh_close(lua_State *L) {
   S->warn_sink = NULL;
   lh_trace_free(S->pending);
   lh_trace_free(S->last);
+  lh_trace_free(S->oom);
   S->pending = S->last = NULL;
   S->main = NULL;
   lh_state_release(S); /* memory charges held by Swift objects may keep it a while */

@@ -73,6 +73,28 @@ static void lh_tostring_now(lua_State *L, lh_trace *t) {
   lua_pop(L, 1);
 }
 
+/* Records T's frames from Lua level `first` (recorded as level 1) outwards: the innermost
+ * LH_HEADFRAMES and the outermost LH_TAILFRAMES. Only lua_getstack, lua_getinfo("Sln") and
+ * C malloc: nothing here allocates in Lua or raises, so the allocator may call it (see
+ * lh_record_oom). NULL when malloc fails. */
+static lh_trace *lh_build_trace(lua_State *T, int first) {
+  lh_trace *t = malloc(sizeof *t);
+  if (t == NULL) return NULL;
+  t->message = NULL;
+  t->message_len = 0;
+  lua_Debug ar;
+  int shift = 1 - first;
+  int total = lh_depth(T) - 1 + shift;
+  t->total = total;
+  t->count = 0;
+  for (int level = 1; level <= total; level++) {
+    if (level > LH_HEADFRAMES && level <= total - LH_TAILFRAMES) level = total - LH_TAILFRAMES + 1;
+    if (!lua_getstack(T, level - shift, &ar)) break;
+    lh_record(T, &ar, level, &t->frames[t->count++]);
+  }
+  return t;
+}
+
 /* Message handler: records frames (C malloc, never raises) and returns the error value
  * unchanged, so the original value reaches Swift. Only an error value's own __tostring
  * runs Lua code here (see lh_tostring_now). */
@@ -92,25 +114,22 @@ int lh_msgh(lua_State *L) {
     S->stepped = NULL;
     first = 0;
   }
-  lh_trace *t = malloc(sizeof *t);
-  if (t != NULL) {
-    t->message = NULL;
-    t->message_len = 0;
-    lh_tostring_now(L, t);
-    lua_Debug ar;
-    /* Recorded levels count from 1, the function that raised: Lua's level `first`. */
-    int shift = 1 - first;
-    int total = lh_depth(T) - 1 + shift;
-    t->total = total;
-    t->count = 0;
-    for (int level = 1; level <= total; level++) {
-      if (level > LH_HEADFRAMES && level <= total - LH_TAILFRAMES) level = total - LH_TAILFRAMES + 1;
-      if (!lua_getstack(T, level - shift, &ar)) break;
-      lh_record(T, &ar, level, &t->frames[t->count++]);
-    }
-  }
+  lh_trace *t = lh_build_trace(T, first);
+  if (t != NULL) lh_tostring_now(L, t);
   lh_trace_free(S->pending);
   S->pending = t;
   return 1;
 }
 
+/* A memory error runs no message handler (Lua raises it straight from the allocation), so
+ * the allocator calls this when it refuses one under the limit: the frames of the running
+ * thread, where the limit was hit, kept until the protected call that fails with it ends
+ * (lh_pcallh) and given to it as its trace. The latest refusal wins. */
+void lh_record_oom(lh_state *S) {
+  lua_State *T = atomic_load(&S->running);
+  if (T == NULL) return;
+  lh_trace *t = lh_build_trace(T, 0);
+  if (t == NULL) return;
+  lh_trace_free(S->oom);
+  S->oom = t;
+}

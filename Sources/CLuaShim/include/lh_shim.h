@@ -59,6 +59,7 @@ typedef struct lh_state {
   int enforce;        /* limit applies only while set: inside lh_pcall and lh_p* */
   lh_trace *pending;  /* recorded by the message handler of the innermost lh_pcall */
   lh_trace *last;     /* trace of the last failed lh_pcall, until lh_take_trace */
+  lh_trace *oom;      /* where the allocator last refused under the limit (lh_record_oom) */
   int depth;          /* lh_pcall nesting; the outermost call ends a stop */
   lua_State *main;    /* the main thread */
   /* Stopping running code (deadline, interrupt, budget). `running` is the thread executing
