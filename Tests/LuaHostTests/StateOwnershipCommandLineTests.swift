@@ -73,4 +73,40 @@ import Testing
     #expect(quick.status == 0, "\(quick.stderr)")
     #expect(quick.stdout == "done\n")
   }
+
+  /// The finalizers left at exit run under what is left of --timeout, not a deadline of
+  /// their own on top of it, and a stop there is reported and fails the run.
+  @Test func finalizersAtExitRunInsideTheTimeout() throws {
+    let script = try Luahost.temporaryFile(
+      "keep = setmetatable({}, {__gc = function() while true do end end}) while true do end")
+    let result = try Luahost.run(["--timeout", "1s", script])
+    #expect(result.status == 1, "\(result.stderr)")
+    #expect(result.stderr.contains("execution timed out"), "\(result.stderr)")
+    #expect(
+      result.stderr.contains(
+        "the script's finalizers were stopped at exit, past their deadline; some did not run"),
+      "\(result.stderr)")
+    // Finalizers that end are not cut off.
+    let gentle = try Luahost.run([
+      "--timeout", "30s", "-e", "keep = setmetatable({}, {__gc = function() print('bye') end})",
+    ])
+    #expect(gentle.status == 0, "\(gentle.stderr)")
+    #expect(gentle.stdout == "bye\n")
+  }
+
+  /// Plugins' finalizers at exit share one budget, and each stop is reported.
+  @Test func pluginFinalizersAtExitShareOneBudget() throws {
+    let looping = "keep = setmetatable({}, {__gc = function() while true do end end})"
+    let folder = try Luahost.temporaryFolder([
+      "plugins/a.lua": looping, "plugins/b.lua": looping, "plugins/c.lua": looping,
+      "main.lua": "print('main done')",
+    ])
+    let result = try Luahost.run(["--plugins", "plugins", "main.lua"], directory: folder)
+    #expect(result.stdout == "main done\n")
+    for name in ["a", "b", "c"] {
+      #expect(
+        result.stderr.contains("plugin \(name)'s finalizers were stopped at exit"),
+        "\(result.stderr)")
+    }
+  }
 }

@@ -40,6 +40,11 @@ final class LuaCore {
   var memoryAccount: LuaMemoryAccount?
   /// The deadline given to each outermost call, in nanoseconds; nil for none.
   var timeout: UInt64?
+  /// How long the finalizers at close may run, in nanoseconds; < 0: the default (see
+  /// `LuaState.finalizerTimeoutAtClose`). Set from any thread.
+  let closeTimeout = Atomic<Int64>(-1)
+  /// Whether the last close stopped finalizers at their deadline.
+  let closeStopped = Atomic<Bool>(false)
   /// The operation an async Swift function just started, until the coroutine driving it
   /// takes it (right after the yield: see `LuaCoroutine`).
   var pendingOperation: LuaAsyncOperation?
@@ -149,13 +154,16 @@ final class LuaCore {
   var isClosed: Bool { main == nil }
 
   /// Runs the sandbox's deferred finalizers of every object still alive, as `lua_close`
-  /// would run `__gc`, under the state's deadline (or a second, if it has none).
+  /// would run `__gc`, under `closeTimeout`, else the state's deadline, else a second.
   private func finalizeDeferred(_ L: OpaquePointer) {
     guard lh_uses_finalizers(L) != 0 else { return }
     let watchdog = Watchdog.shared
     let owner = ObjectIdentifier(self)
-    watchdog.arm(owner, target: stopTarget, deadline: Watchdog.now() + (timeout ?? 1_000_000_000))
-    _ = lh_finalize_all(L)
+    let budget = closeTimeout.load(ordering: .relaxed)
+    let allowed = budget >= 0 ? UInt64(budget) : (timeout ?? 1_000_000_000)
+    let (deadline, overflow) = Watchdog.now().addingReportingOverflow(allowed)
+    watchdog.arm(owner, target: stopTarget, deadline: overflow ? .max : deadline)
+    closeStopped.store(lh_finalize_all(L) != 0, ordering: .relaxed)
     watchdog.disarm(owner)
     lh_clearstop(L)
   }

@@ -13,6 +13,24 @@ extension LuaState {
     }
   }
 
+  /// How long the sandbox's deferred finalizers may run when the state closes (stock
+  /// `lua_close` runs every `__gc` to its end; the sandbox runs them under a deadline), or
+  /// nil for the default: ``timeout``, else one second. Set from any thread. A host that
+  /// bounds a whole run sets it to what is left of the run before it closes the state.
+  public var finalizerTimeoutAtClose: Duration? {
+    get {
+      let nanoseconds = core.closeTimeout.load(ordering: .relaxed)
+      return nanoseconds < 0 ? nil : .nanoseconds(nanoseconds)
+    }
+    set {
+      core.closeTimeout.store(
+        newValue.map { Int64(clamping: $0.nanoseconds) } ?? -1, ordering: .relaxed)
+    }
+  }
+
+  /// Whether the last close stopped finalizers at their deadline, so that some never ran.
+  public var finalizersWereStoppedAtClose: Bool { core.closeStopped.load(ordering: .relaxed) }
+
   /// How many Lua instructions each call from Swift may run (counted in steps of 1,000), or
   /// nil for no budget. A budget installs a count hook, which makes Lua code about twice
   /// as slow; prefer ``timeout`` where a wall-clock limit will do.

@@ -98,7 +98,23 @@ package struct ScriptRunner {
   /// the plugins into it, runs `LUA_INIT`, the `-e`/`-l` actions and the script, then the
   /// REPL if one was asked for.
   private func execute(_ options: CommandLineOptions) throws -> ExitStatus {
+    let closing = ClosingReport()
+    let status = try execute(options, closing: closing)
+    // Under --timeout, finalizers stopped at exit mean the run did not end within it.
+    return closing.sawStop && options.limits.timeout != nil ? .failure : status
+  }
+
+  private func execute(_ options: CommandLineOptions, closing: ClosingReport) throws
+    -> ExitStatus
+  {
     let started = ContinuousClock.now
+    // The finalizers at exit (the sandbox runs every `__gc` left, as lua_close does) run
+    // under what is left of --timeout, or else the script's under its own deadline and
+    // the plugins' under one second for all of them.
+    let runEnd = options.limits.timeout.map { started + $0 }
+    func closeBudget(_ standard: Duration?) -> Duration? {
+      runEnd.map { max(.zero, $0 - ContinuousClock.now) } ?? standard
+    }
     let startsRepl =
       options.interactive
       || (options.script == nil && stdinIsTerminal && options.actions.isEmpty
@@ -129,7 +145,9 @@ package struct ScriptRunner {
     defer { withExtendedLifetime(errorLog) {} }
     defer {
       withExtendedLifetime(tree) {}
+      lua.finalizerTimeoutAtClose = closeBudget(nil)
       lua.close()
+      if lua.finalizersWereStoppedAtClose { closing.stopped("the script's", report: report) }
     }
     var pluginHost: PluginHost?
     if let directory = options.pluginDirectory {
@@ -137,7 +155,18 @@ package struct ScriptRunner {
       pluginHost = try loadPlugins(from: directory, into: root, options: options)
       if let session { session.pluginHost = pluginHost }
     }
-    defer { for plugin in pluginHost?.plugins ?? [] { try? pluginHost?.unload(plugin.name) } }
+    defer {
+      // One budget for every plugin: a dozen hostile ones cannot hold the exit a dozen times.
+      let end = runEnd ?? ContinuousClock.now + .seconds(1)
+      for plugin in pluginHost?.plugins ?? [] {
+        let state = plugin.run { $0 }
+        state?.finalizerTimeoutAtClose = max(.zero, end - ContinuousClock.now)
+        try? pluginHost?.unload(plugin.name)
+        if state?.finalizersWereStoppedAtClose == true {
+          closing.stopped("plugin \(plugin.name)'s", report: report)
+        }
+      }
+    }
     // The state's one owner is the tree: every use below holds its lock (withState), and
     // never while waiting, so timers and waiting work take turns with the script.
     guard let appTree = session?.tree ?? tree else { return .failure }
@@ -153,7 +182,7 @@ package struct ScriptRunner {
       // `--timeout` bounds the whole run, this wait included: an endless timer chain ends.
       let plugins = pluginHost.map(Unchecked.init)
       let work = appTree.pendingWork
-      let end = options.limits.timeout.map { started + $0 }
+      let end = runEnd
       var cancelled = false
       // Past the end, each tick cancels the work in flight (the tree's, and the plugins'
       // panels' below it); a timer that was running meanwhile may start one more, which
@@ -368,5 +397,15 @@ package struct ScriptRunner {
     guard case .suspended = progress else { return }
     let coroutine = Unchecked(waiting)
     _ = try Blocking.wait { try await coroutine.value.finish(isolation: nil) }
+  }
+}
+
+/// Whether finalizers were stopped at exit, past their deadline: each time is reported.
+final class ClosingReport {
+  private(set) var sawStop = false
+
+  func stopped(_ whose: String, report: (String) -> Void) {
+    sawStop = true
+    report("\(whose) finalizers were stopped at exit, past their deadline; some did not run")
   }
 }
