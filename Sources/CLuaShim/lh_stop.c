@@ -28,13 +28,14 @@ static void lh_stophook(lua_State *L, lua_Debug *ar);
 /* Hooks L so that it raises at its next instruction. */
 void lh_arm(lua_State *L) { lua_sethook(L, lh_stophook, LH_ALLHOOKS, 1); }
 
+/* The budget's count hook, alone. */
+void lh_budget_hook(lua_State *L) { lua_sethook(L, lh_stophook, LUA_MASKCOUNT, LH_BUDGET_STEP); }
+
 /* Leaves on L only what the budget needs: its count hook, or nothing. */
 static void lh_rehook(lua_State *L, lh_state *S) {
-  if (S->budget >= 0) lua_sethook(L, lh_stophook, LUA_MASKCOUNT, LH_BUDGET_STEP);
+  if (S->budget >= 0) lh_budget_hook(L);
   else lua_sethook(L, NULL, 0, 0);
 }
-
-void lh_budget_hook(lua_State *L) { lua_sethook(L, lh_stophook, LUA_MASKCOUNT, LH_BUDGET_STEP); }
 
 /* Charges `instructions` to the budget, if one runs; returns the stop reason now pending. */
 static int lh_pending(lh_state *S, long long instructions) {
@@ -141,7 +142,7 @@ void lh_budget_pop(lua_State *L, long long saved) {
 
 void lh_begin(lua_State *L, lh_state *S) {
   S->budget = S->budget_limit;
-  if (S->budget >= 0) lua_sethook(L, lh_stophook, LUA_MASKCOUNT, LH_BUDGET_STEP);
+  if (S->budget >= 0) lh_budget_hook(L);
 }
 
 void lh_end(lua_State *L, lh_state *S) {
@@ -164,7 +165,7 @@ void lh_endstop(lua_State *L) {
   long long budget = S->budget;
   lh_end(L, S);
   S->budget = budget; /* an instruction budget, if any, still runs */
-  if (budget >= 0) lua_sethook(L, lh_stophook, LUA_MASKCOUNT, LH_BUDGET_STEP);
+  if (budget >= 0) lh_budget_hook(L);
 }
 
 /* ---- Ctrl-C ---- */
