@@ -45,11 +45,38 @@ extension ScriptedTree {
       DrivenCoroutine(coroutine: suspended), origin: origin, retry: retry, release: release)
   }
 
+  /// Runs `function` (a script's main chunk, when `asMainChunk`: `...` and `arg` as `lua`
+  /// gives them) as a coroutine of this tree, as the host's own code, and returns its
+  /// results once it finishes: it may wait for the host's async functions and
+  /// `timer.sleep`, as `luahost script.lua` lets a script wait. Each step holds the state's
+  /// lock with the tree lock set aside, so the tree's views stay usable meanwhile.
+  ///
+  /// ```swift
+  /// let chunk = try tree.withState { try $0.load(file: "main.lua") }
+  /// let results = try await tree.run(chunk, asMainChunk: true)
+  /// ```
+  /// Cancelling the calling task stops the script (`.interrupted`); the state's deadline
+  /// counts the time it waits.
+  /// - Throws: ``LuaError``: the script's error (with its traceback), `.timeout`, or
+  ///   `.interrupted`.
+  @discardableResult
+  public func run(
+    _ function: LuaFunction, arguments: [LuaValue] = [], asMainChunk: Bool = false,
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws -> [LuaValue] {
+    let (coroutine, progress) = try start(
+      function, arguments: arguments, asMainChunk: asMainChunk)
+    if case .finished(let results) = progress { return results }
+    return try await coroutine.finish(isolation: isolation)
+  }
+
   /// Starts `function` (a script's main chunk, when `asMainChunk`) as a coroutine of this
-  /// tree, as the host's own code, until it finishes or first waits. A waiting coroutine's
-  /// steps take the state's lock; the caller finishes it (and waits for it).
+  /// tree, as the host's own code, and runs it until it finishes or first waits: the step
+  /// that ``run(_:arguments:asMainChunk:isolation:)`` takes before it awaits the rest. When it waits
+  /// (`.suspended`), the caller finishes it with `LuaCoroutine.finish(isolation:)`; each
+  /// later step takes the state's lock itself.
   /// - Throws: ``LuaError`` as a call does.
-  package func start(_ function: LuaFunction, arguments: [LuaValue], asMainChunk: Bool = false)
+  public func start(_ function: LuaFunction, arguments: [LuaValue], asMainChunk: Bool = false)
     throws -> (coroutine: LuaCoroutine, progress: LuaCoroutine.Progress)
   {
     let coroutine = try callingLua {

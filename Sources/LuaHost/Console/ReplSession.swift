@@ -64,9 +64,10 @@ public final class ReplSession {
     public static func == (a: Evaluation, b: Evaluation) -> Bool { a === b }
   }
 
-  /// The state in use (replaced by `.reset`). It is confined: use it inside
-  /// ``withState(_:)`` (a ``Completer`` takes its lock itself).
-  public internal(set) var lua: LuaState
+  /// The state in use (replaced by `.reset`). Not public: as for every tree, the one way
+  /// to a session's state is ``withState(_:)``, which holds its lock; what is safe from any
+  /// thread without it is offered directly (``interruptHandle``, ``makeCompleter()``).
+  package internal(set) var lua: LuaState
   /// The app tree in use (replaced by `.reset`).
   public internal(set) var tree: ScriptedTree
   /// The input collected so far for an unfinished chunk.
@@ -118,6 +119,15 @@ public final class ReplSession {
   public func withState<T>(_ body: (LuaState) throws -> T) throws -> T {
     try tree.withState(body)
   }
+
+  /// Stops the chunk that runs now, from any thread (a console's Ctrl-C): it fails with an
+  /// `.interrupted` error, which its own code cannot catch. Read it for each chunk: `.reset`
+  /// makes a new state, with a handle of its own.
+  public var interruptHandle: LuaInterruptHandle { lua.interruptHandle }
+
+  /// Tab completion over the session's state as it is now (make a new one after `.reset`);
+  /// each completion takes the state's lock itself.
+  public func makeCompleter() -> Completer { Completer(lua: lua) }
 
   /// The prompt to show: `> `, or `>> ` inside an unfinished chunk.
   public var prompt: String {

@@ -10,7 +10,7 @@ import ViewTree
 /// plugins run at the same time. Taps that reach the plugin's views from the host take
 /// the same lock, so the state never runs on two threads at once.
 public final class Plugin: @unchecked Sendable {
-  // `@unchecked Sendable` is justified: `path` and `manifest` are immutable values;
+  // `@unchecked Sendable` is justified: `path`, `manifest` and `policy` are immutable values;
   // `panel` is a view of the shared tree, touched only under `View.treeLock`; `tree`
   // and the Lua state are read and written only while holding the state's lock (`lua`
   // itself is immutable); `loaded` is atomic.
@@ -19,6 +19,8 @@ public final class Plugin: @unchecked Sendable {
   public let path: String
   /// What the plugin says about itself (or defaults for a plain file).
   public let manifest: PluginManifest
+  /// What the app decided for the plugin when it was loaded; kept across reloads.
+  public let policy: PluginPolicy
   /// The plugin's panel: an isolated boundary whose id is the plugin's name. Inside the
   /// plugin, `ui.root` is this panel and the plugin cannot reach above it. Touch it from
   /// Swift only while holding `View.treeLock` (see ``PluginHost/withTree(_:)``).
@@ -36,10 +38,13 @@ public final class Plugin: @unchecked Sendable {
   /// Whether the plugin is loaded.
   public var isLoaded: Bool { loaded.load(ordering: .relaxed) }
 
-  init(path: String, manifest: PluginManifest, panel: View, tree: ScriptedTree) {
+  init(
+    path: String, manifest: PluginManifest, policy: PluginPolicy, panel: View, tree: ScriptedTree
+  ) {
     pending = tree.pendingWork
     self.path = path
     self.manifest = manifest
+    self.policy = policy
     self.panel = panel
     self.lua = tree.lua
     self.tree = tree
@@ -78,6 +83,45 @@ public final class Plugin: @unchecked Sendable {
       }
       return try function.call(arguments: arguments)
     } ?? nil
+  }
+
+  /// Calls the global function `name` of the plugin and returns its results once it has
+  /// finished: it runs as a coroutine, so it may wait (`timer.sleep`, the host's async
+  /// functions) while the caller awaits, and other plugins and the tree go on meanwhile.
+  /// As with the plain ``call(_:_:)``, a failure becomes an alert on the panel.
+  ///
+  /// ```swift
+  /// let summary = await host.plugin(named: "stats")?.call("summarize", "today")
+  /// ```
+  /// - Returns: the function's results, or nil if it is missing, failed, was cancelled
+  ///   (cancelling the calling task stops it, without an alert) or the plugin was unloaded
+  ///   meanwhile.
+  @discardableResult
+  public func call(
+    _ name: String, _ arguments: LuaValue..., isolation: isolated (any Actor)? = #isolation
+  ) async -> [LuaValue]? {
+    do {
+      let started = try View.treeLock.withoutLock {
+        try lua.withLock { lua -> (LuaCoroutine, LuaCoroutine.Progress)? in
+          guard let tree, !lua.isClosed,
+            case .function(let function) = try lua.globals().rawGet(.string(LuaString(name)))
+          else { return nil }
+          return try tree.start(function, arguments: arguments)
+        }
+      }
+      guard let (coroutine, progress) = started else { return nil }
+      if case .finished(let results) = progress { return results }
+      return try await coroutine.finish(isolation: isolation)
+    } catch {
+      // Cancelled by the caller (before it started, or while it waited), or unloaded
+      // meanwhile: nothing to show.
+      let cancelled = (error as? LuaError)?.kind == .interrupted && Task.isCancelled
+      guard !cancelled, isLoaded else { return nil }
+      // Reading a `ui.error` value takes the state: before the tree lock.
+      let shown = run { _ in tree.map { $0.presentable(error, origin: panel) } ?? error } ?? error
+      View.treeLock.withLock { _ = panel.environment.errorHandler.handle(shown) }
+      return nil
+    }
   }
 
   /// Sends the event `name` to the plugin: calls its global function `name`, if it defines

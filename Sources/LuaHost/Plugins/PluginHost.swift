@@ -29,11 +29,13 @@ public final class PluginHost: @unchecked Sendable {
   // `@unchecked Sendable` is justified: `container` is touched only under `View.treeLock`;
   // `components` and `modules` never change, and their closures run holding the tree lock
   // (components) or the loading plugin's state lock and then the tree lock (`open`);
-  // everything else that changes lives in `registry`, a mutex.
+  // everything else that changes lives in `registry`, a mutex. The app's `policy` closure
+  // runs on the loading thread, outside the mutex, as the init's doc says.
   private struct Registry {
     var allowed: Set<PluginCapability>
     var limits: LuaSandbox
     var output: @Sendable (String) -> Void
+    var policy: (PluginManifest) -> PluginPolicy
     var plugins: [Plugin] = []
   }
 
@@ -63,6 +65,13 @@ public final class PluginHost: @unchecked Sendable {
     get { registry.withLock { $0.limits } }
     set { registry.withLock { $0.limits = newValue } }
   }
+  /// What the app decides for each plugin it loads from now on (its panel's Try again,
+  /// Reset and reset keys, its limits and capabilities), from its manifest. A plugin keeps
+  /// the policy it was loaded with across reloads.
+  public var policy: (PluginManifest) -> PluginPolicy {
+    get { registry.withLock { $0.policy } }
+    set { registry.withLock { $0.policy = newValue } }
+  }
   /// Where plugins' `print` and `warn` go, labelled with the plugin's name.
   public var output: @Sendable (String) -> Void {
     get { registry.withLock { $0.output } }
@@ -80,15 +89,20 @@ public final class PluginHost: @unchecked Sendable {
   ///   - modules: the app's Lua modules, granted by capability.
   ///   - output: where the plugins' `print` lines go, each labelled `[name] `; by default
   ///     Swift's `print`.
+  ///   - policy: the app's decision for each plugin (``PluginPolicy``), from its manifest;
+  ///     by default `allowed` and `limits` for all, and a panel without retry or reset.
+  ///     It runs on the thread that loads each plugin.
   public init(
     container: View, allowed: Set<PluginCapability> = [], limits: LuaSandbox = LuaSandbox(),
     components: [ScriptedComponent] = [], modules: [HostModule] = [],
-    output: @escaping @Sendable (String) -> Void = { print($0) }
+    output: @escaping @Sendable (String) -> Void = { print($0) },
+    policy: @escaping (PluginManifest) -> PluginPolicy = { _ in PluginPolicy() }
   ) {
     self.container = container
     self.components = components
     self.modules = modules
-    registry = LockedValue(Registry(allowed: allowed, limits: limits, output: output))
+    registry = LockedValue(
+      Registry(allowed: allowed, limits: limits, output: output, policy: policy))
   }
 
   /// Every capability a manifest may name: the libraries, and the modules' capabilities.
@@ -141,11 +155,18 @@ public final class PluginHost: @unchecked Sendable {
   }
 
   /// Loads one plugin and runs its code inside its panel's boundary.
+  /// - Parameters:
+  ///   - path: a `.lua` file, or a folder with `init.lua` (and perhaps `manifest.lua`).
+  ///   - index: where the panel goes among the container's children; by default last.
+  ///   - policy: what the app decides for this plugin; by default the host's ``policy``
+  ///     for its manifest. The plugin keeps it across reloads.
   /// - Throws: ``PluginError`` when the path is not a plugin, its manifest is bad, it asks
-  ///   for capabilities the host does not allow, or its name is taken; `LuaError` when a
+  ///   for capabilities the policy does not allow, or its name is taken; `LuaError` when a
   ///   sandbox cannot be created.
   @discardableResult
-  public func load(path: String, at index: Int? = nil) throws -> Plugin {
+  public func load(path: String, at index: Int? = nil, policy: PluginPolicy? = nil) throws
+    -> Plugin
+  {
     let isFolder = Self.isDirectory(path)
     let entry = isFolder ? path + "/init.lua" : path
     guard isFolder ? Self.isFile(entry) : path.hasSuffix(".lua") && Self.isFile(path) else {
@@ -166,12 +187,14 @@ public final class PluginHost: @unchecked Sendable {
       throw PluginError.badName(manifest.name)
     }
     let settings = registry.withLock { $0 }
+    let policy = policy ?? settings.policy(manifest)
+    let allowed = policy.allowed ?? settings.allowed
     let known = knownCapabilities
     if let unknown = manifest.capabilities.subtracting(known).sorted().first {
       throw PluginError.unknownCapability(
         plugin: manifest.name, capability: unknown.rawValue, known: known.map(\.rawValue).sorted())
     }
-    let refused = manifest.capabilities.subtracting(settings.allowed)
+    let refused = manifest.capabilities.subtracting(allowed)
     guard refused.isEmpty else {
       throw PluginError.capabilitiesNotAllowed(
         plugin: manifest.name, capabilities: refused.map(\.rawValue).sorted())
@@ -180,7 +203,7 @@ public final class PluginHost: @unchecked Sendable {
       throw PluginError.duplicateName(manifest.name)
     }
 
-    var sandbox = settings.limits
+    var sandbox = policy.limits ?? settings.limits
     sandbox.capabilities = Set(manifest.capabilities.compactMap(\.library))
     sandbox.moduleDirectory = isFolder ? path : nil
     let label = manifest.name
@@ -197,12 +220,15 @@ public final class PluginHost: @unchecked Sendable {
     sandbox.warningOutput = sandbox.output  // labelled as `print` is
     let lua = try LuaState(sandbox: sandbox)
     lua.lock.name = "plugin '\(manifest.name)'"  // for a refused deadlock's message
-    var panelConfiguration = BoundaryConfiguration(
-      title: "Error in plugin \(manifest.name)", isIsolated: true)
-    panelConfiguration.owner = manifest.name  // the error log's attribution
+    // Reset restarts the plugin as `reload` does; an error doing it (its files are gone,
+    // say) goes up from the container, as the host's own failure.
+    let name = manifest.name
+    let panelConfiguration = policy.boundary(for: name) { [weak self] _ in
+      try self?.reload(name)
+    }
     let panel = View.boundary(id: manifest.name, panelConfiguration)
     let tree = try ScriptedTree(lua: lua, root: panel, components: components)
-    let plugin = Plugin(path: path, manifest: manifest, panel: panel, tree: tree)
+    let plugin = Plugin(path: path, manifest: manifest, policy: policy, panel: panel, tree: tree)
     // Registering and placing the panel happen together, so two threads loading plugins
     // with one name cannot both succeed. Lock order: the tree, then the registry (a Swift
     // action runs under the tree lock and may read `plugins`).
@@ -246,8 +272,9 @@ public final class PluginHost: @unchecked Sendable {
     try remove(name).unload()
   }
 
-  /// Unloads and loads a plugin again from its path, in the same place.
-  /// - Throws: as ``unload(_:)`` and ``load(path:at:)``.
+  /// Unloads and loads a plugin again from its path, in the same place, under the policy
+  /// it was loaded with.
+  /// - Throws: as ``unload(_:)`` and ``load(path:at:policy:)``.
   @discardableResult
   public func reload(_ name: String) throws -> Plugin {
     let (old, index) = try registry.withLock { registry in
@@ -258,7 +285,8 @@ public final class PluginHost: @unchecked Sendable {
     }
     let panelIndex = withTree { container in container.children.firstIndex { $0 === old.panel } }
     try unload(name)
-    return try load(path: old.path, at: panelIndex.map { min($0, index) } ?? index)
+    return try load(
+      path: old.path, at: panelIndex.map { min($0, index) } ?? index, policy: old.policy)
   }
 
   /// Takes the plugin named `name` off the list.

@@ -121,7 +121,13 @@ package struct ScriptRunner {
         && !options.showVersion)
     let lua: LuaState
     let presenter = TranscriptAlertPresenter { StandardStreams.out($0) }
-    let errorLog = try options.errorLogPath.map(ErrorLogFile.init(path:))
+    let errorLog = try options.errorLogPath.map { path in
+      do {
+        return try ErrorLogWriter(path: path)
+      } catch let error as ErrorLogWriter.CannotOpen {
+        throw UsageError("--error-log: \(error)")
+      }
+    }
     var session: ReplSession?
     var tree: ScriptedTree?
     if startsRepl {

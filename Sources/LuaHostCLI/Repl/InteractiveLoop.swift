@@ -36,7 +36,7 @@ package final class InteractiveLoop {
     var reader: any LineReader
     if terminal {
       let editing = EditingLineReader(
-        completer: Completer(lua: session.lua), environment: environment)
+        completer: session.makeCompleter(), environment: environment)
       reader = editing
       startInterruptWatcher()
     } else {
@@ -52,7 +52,7 @@ package final class InteractiveLoop {
         continue
       }
       entry = entry.isEmpty ? line : entry + [UInt8(ascii: "\n")] + line
-      let handle = session.lua.interruptHandle
+      let handle = session.interruptHandle
       runningHandle.withLock { $0 = handle }
       var reply = session.submit(bytes: line)
       runningHandle.withLock { $0 = nil }
@@ -76,7 +76,7 @@ package final class InteractiveLoop {
         StandardStreams.error((colors ? "\u{1B}[31m" + text + "\u{1B}[0m" : text) + "\n")
       }
       if terminal, let editing = reader as? EditingLineReader {
-        editing.use(Completer(lua: session.lua))
+        editing.use(session.makeCompleter())
       }
       drawAlerts(&reader)
     }

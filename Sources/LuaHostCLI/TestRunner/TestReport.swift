@@ -1,3 +1,5 @@
+import LuaHost
+
 /// Formats test results: plain (deterministic), coloured, TAP or JSON. The plain and
 /// coloured forms end with the summary line `N passed, N failed` (`, N skipped` when any).
 package enum TestReport {
@@ -97,27 +99,5 @@ package enum TestReport {
     let count = { (status: TestResult.Status) in results.filter { $0.status == status }.count }
     return "{\"tests\":[" + tests.joined(separator: ",")
       + "],\"passed\":\(count(.passed)),\"failed\":\(count(.failed)),\"skipped\":\(count(.skipped))}\n"
-  }
-
-  /// A JSON string literal.
-  static func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if scalar.value < 0x20 {
-          let hex = String(scalar.value, radix: 16)
-          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return out + "\""
   }
 }

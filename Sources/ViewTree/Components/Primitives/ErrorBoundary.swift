@@ -21,6 +21,18 @@ public struct ErrorBoundary: Component {
     self.content = content()
   }
 
+  /// Creates a boundary that does what `configuration` says (title, labels, retry, reset,
+  /// reset keys, filter); the modifiers in `ErrorBoundary+Modifiers.swift` say the same
+  /// one part at a time.
+  public init(
+    id: String = "boundary", _ configuration: BoundaryConfiguration,
+    @ComponentBuilder content: () -> ComponentGroup
+  ) {
+    self.id = id
+    self.configuration = configuration
+    self.content = content()
+  }
+
   /// Empty; never evaluated when mounting.
   public var body: EmptyComponent { return EmptyComponent() }
 }
