@@ -50,7 +50,9 @@ public struct LuaError: Error, @unchecked Sendable {
   public var value: LuaValue
   /// The frames on the Lua stack when the error was raised; empty when none were recorded.
   public var traceback: LuaTraceback
-  /// The Swift error that crossed Lua, for ``Kind/swift``.
+  /// The Swift error that crossed Lua, for ``Kind/swift``. For a `conversion` error from
+  /// ``LuaEncoder`` or ``LuaDecoder``, the `EncodingError` or `DecodingError` with the full
+  /// coding path, or the error a type's own `encode(to:)` or `init(from:)` threw.
   public var underlying: (any Error)?
 
   /// Creates an error.
