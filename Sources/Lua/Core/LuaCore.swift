@@ -25,7 +25,7 @@ final class LuaCore {
   /// Field and method names of those classes, for completion.
   var objectMemberNames: [ObjectIdentifier: [String]] = [:]
   /// Property getters of those classes, type-erased, for reads that must not run Lua.
-  var objectGetters: [ObjectIdentifier: [String: (AnyObject) throws -> LuaValue]] = [:]
+  var objectGetters: [ObjectIdentifier: [String: (AnyObject, LuaState) throws -> LuaValue]] = [:]
   /// Names of those classes, for error messages.
   var objectTypeNames: [ObjectIdentifier: String] = [:]
 

@@ -10,22 +10,51 @@ import CLua
 /// ```
 public struct LuaArguments {
   @usableFromInline let stack: LuaStack
-  /// The number of arguments Lua passed.
+  /// The number of arguments Lua passed (after `self`, for ``afterSelf(method:)``).
   public let count: Int
-
-  /// The state the call runs in (for `luaValue(in:)`). Not API.
-  @usableFromInline
-  var state: LuaState { stack.core.owner! }
+  /// The stack index just below position 1: 0, or 1 past a method's `self`.
+  let base: Int32
+  /// The method named in conversion errors, as Lua's own methods name theirs.
+  let method: String?
 
   init(stack: LuaStack, count: Int32) {
     self.stack = stack
     self.count = Int(count)
+    base = 0
+    method = nil
   }
+
+  /// The state the call runs in: for building tables by hand, or `luaValue(in:)`.
+  public var state: LuaState { stack.core.owner! }
+
+  /// The arguments after the first, as a method called `object:name(…)` sees them:
+  /// position 1 is the argument after `self`, and a conversion error reads
+  /// "bad argument #1 to 'name' (…)", as Lua's own methods report it.
+  public func afterSelf(method name: String) -> LuaArguments {
+    LuaArguments(self, droppingFirst: name)
+  }
+
+  private init(_ arguments: LuaArguments, droppingFirst method: String) {
+    stack = arguments.stack
+    count = max(arguments.count - 1, 0)
+    base = arguments.base + 1
+    self.method = method
+  }
+
+  /// The stack index of `position`, which must be in 1…count.
+  func index(_ position: Int) -> Int32 { base + Int32(position) }
 
   /// The argument at `position` (1-based), or `nil` past the end.
   public subscript(position: Int) -> LuaValue {
     guard position >= 1, position <= count else { return .nil }
-    return stack.value(at: Int32(position))
+    return stack.value(at: index(position))
+  }
+
+  /// The Swift object of type `T` that the userdata at `position` holds, read in place
+  /// (no reference to the userdata is made); nil for anything else.
+  public func object<T: AnyObject>(at position: Int, as type: T.Type = T.self) -> T? {
+    guard position >= 1, position <= count else { return nil }
+    return stack.object(at: index(position)) as? T
   }
 
   /// The integer at `position`; a float with an exact integer value also converts.
@@ -33,8 +62,8 @@ public struct LuaArguments {
   public func integer(at position: Int) throws -> Int64 {
     if position >= 1, position <= count {
       var isInteger: Int32 = 0
-      let value = lua_tointegerx(stack.L, Int32(position), &isInteger)
-      if isInteger != 0, lua_type(stack.L, Int32(position)) == LUA_TNUMBER { return value }
+      let value = lua_tointegerx(stack.L, index(position), &isInteger)
+      if isInteger != 0, lua_type(stack.L, index(position)) == LUA_TNUMBER { return value }
     }
     return try convert(at: position, to: Int64.self)
   }
@@ -42,8 +71,8 @@ public struct LuaArguments {
   /// The number at `position` (an integer converts to `Double`).
   /// - Throws: a `runtime` error "bad argument #n (…)" for a non-number.
   public func number(at position: Int) throws -> Double {
-    if position >= 1, position <= count, lua_type(stack.L, Int32(position)) == LUA_TNUMBER {
-      return lua_tonumberx(stack.L, Int32(position), nil)
+    if position >= 1, position <= count, lua_type(stack.L, index(position)) == LUA_TNUMBER {
+      return lua_tonumberx(stack.L, index(position), nil)
     }
     return try convert(at: position, to: Double.self)
   }
@@ -54,8 +83,26 @@ public struct LuaArguments {
     do {
       return try T(luaValue: self[position])
     } catch let error as LuaError {
-      throw LuaError(kind: .runtime, message: "bad argument #\(position) (\(error.message))")
+      let function = method.map { " to '\($0)'" } ?? ""
+      throw LuaError(
+        kind: .runtime, message: "bad argument #\(position)\(function) (\(error.message))")
     }
+  }
+
+  /// The arguments from position 1 on, converted to `types` in order (missing ones convert
+  /// from `nil`; extra ones are ignored): `let (a, b) = try arguments.convert(to: Int.self,
+  /// String.self)`. Read in place, like ``convert(at:to:)``.
+  /// - Throws: a `runtime` error "bad argument #n (…)" for the first that does not convert.
+  @inlinable
+  public func convert<each T: LuaConvertible>(to types: repeat (each T).Type) throws -> (
+    repeat each T
+  ) {
+    var position = 0
+    func next<U: LuaConvertible>(_ type: U.Type) throws -> U {
+      position += 1
+      return try convert(at: position, to: U.self)
+    }
+    return (repeat try next((each T).self))
   }
 }
 
@@ -69,6 +116,19 @@ extension LuaState {
     arguments body: @escaping (LuaArguments) throws -> Result
   ) throws -> LuaFunction {
     try _function { arguments in try body(arguments).luaValue(in: arguments.state) }
+  }
+
+  /// A Lua function that runs `body` with its arguments read in place, returning no
+  /// result (`Void`) or several (a tuple such as `(Int, String)`), in order.
+  /// - Throws: `usage` when the state is closed.
+  @inlinable @_disfavoredOverload
+  public func function<each Result: LuaConvertible>(
+    arguments body: @escaping (LuaArguments) throws -> (repeat each Result)
+  ) throws -> LuaFunction {
+    try _function(results: { arguments in
+      let results = try body(arguments)
+      return try arguments.push(repeat each results)
+    })
   }
 
   /// A Lua function whose body reads its arguments in place and returns one value. Not
@@ -87,11 +147,53 @@ extension LuaState {
     return LuaFunction(stack.reference(at: -1))
   }
 
-  /// Sets the global `name` to a function that runs `body` (see ``function(arguments:)``).
+  /// A Lua function whose body reads its arguments in place and pushes its results itself
+  /// (with `LuaArguments.push`), returning how many. Not API.
+  @usableFromInline
+  func _function(results body: @escaping (LuaArguments) throws -> Int32) throws -> LuaFunction {
+    let stack = try LuaStack(core)
+    try stack.push(
+      LuaCallback(core: core) { stack, argc in try body(LuaArguments(stack: stack, count: argc)) })
+    defer { stack.pop() }
+    return LuaFunction(stack.reference(at: -1))
+  }
+
+  /// Sets the global `name` to a function that runs `body` (see the one-result
+  /// `function(arguments:)`).
   /// - Throws: `usage` when the state is closed, or an error from a `__newindex` on `_G`.
   public func register<Result: LuaConvertible>(
     _ name: String, arguments body: @escaping (LuaArguments) throws -> Result
   ) throws {
     try globals().set(name, .function(function(arguments: body)))
+  }
+
+  /// Sets the global `name` to a function that runs `body` and returns nothing or a tuple
+  /// (see the several-result `function(arguments:)`).
+  /// - Throws: `usage` when the state is closed, or an error from a `__newindex` on `_G`.
+  @_disfavoredOverload
+  public func register<each Result: LuaConvertible>(
+    _ name: String, arguments body: @escaping (LuaArguments) throws -> (repeat each Result)
+  ) throws {
+    try globals().set(name, .function(function(arguments: body)))
+  }
+}
+
+extension LuaArguments {
+  /// Pushes `results` above the arguments, for return to Lua. Not API. [-0, +n]
+  @inlinable
+  func push<each Result: LuaConvertible>(_ results: repeat each Result) throws -> Int32 {
+    var count: Int32 = 0
+    for result in repeat each results {
+      try push(result.luaValue(in: state))
+      count += 1
+    }
+    return count
+  }
+
+  /// Pushes one result. Not API. [-0, +1]
+  @usableFromInline
+  func push(_ value: LuaValue) throws {
+    try stack.reserve(1)
+    try stack.push(value)
   }
 }

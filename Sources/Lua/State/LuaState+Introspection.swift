@@ -11,7 +11,7 @@ extension LuaState {
       guard let object = userdata.object(as: AnyObject.self),
         let getter = core.objectGetters[ObjectIdentifier(type(of: object))]?[name]
       else { return nil }
-      return try? getter(object)
+      return try? getter(object, self)
     default: return nil
     }
   }

@@ -3,15 +3,24 @@
 ///
 /// Methods and metamethods receive the object and the remaining arguments; a call on a
 /// value that is not an object of this type fails with a clear Lua error, never a crash.
+///
+/// Methods and properties come in two forms. The untyped ones here speak ``LuaValue``
+/// (arrays of arguments and results). The typed ones (LuaObjectType+Typed.swift) take
+/// Swift types, as the typed `LuaState.register(_:_:)` does: arguments and new property
+/// values are converted from Lua, read in place, and one that does not convert raises a
+/// Lua error naming the argument or the property; results are converted with
+/// `luaValue(in:)`, so a getter may return `[String]` or `[String: Int]` for a table.
 public struct LuaObjectType<Object: AnyObject> {
   /// A method: the object and the arguments after `self`.
   public typealias Method = (Object, [LuaValue]) throws -> [LuaValue]
 
   /// The type name Lua shows (`__name`, `tostring`, error messages).
   public let name: String
-  var methods: [String: Method] = [:]
-  var getters: [String: (Object) throws -> LuaValue] = [:]
-  var setters: [String: (Object, LuaValue) throws -> Void] = [:]
+  /// What makes each method's Lua function, in the state the type is registered in.
+  @usableFromInline var methods: [String: (LuaState) throws -> LuaFunction] = [:]
+  /// The property getters; each converts its value in the state it is given.
+  @usableFromInline var getters: [String: (Object, LuaState) throws -> LuaValue] = [:]
+  @usableFromInline var setters: [String: (Object, LuaValue) throws -> Void] = [:]
   var metamethods: [LuaMetamethod: ([LuaValue]) throws -> [LuaValue]] = [:]
   var fallbackGet: ((Object, LuaValue) throws -> LuaValue)?
   var fallbackSet: ((Object, LuaValue, LuaValue) throws -> Void)?
@@ -20,7 +29,14 @@ public struct LuaObjectType<Object: AnyObject> {
 
   /// Adds a method, called as `object:name(...)`.
   public mutating func method(_ name: String, _ body: @escaping Method) {
-    methods[name] = body
+    let typeName = self.name
+    methods[name] = { state in
+      try state.function { arguments in
+        try body(
+          LuaState.unwrap(arguments.first, as: Object.self, name: typeName),
+          Array(arguments.dropFirst()))
+      }
+    }
   }
 
   /// Adds a property, read as `object.name` and, with a setter, written as
@@ -29,7 +45,7 @@ public struct LuaObjectType<Object: AnyObject> {
     _ name: String, get: @escaping (Object) throws -> LuaValue,
     set: ((Object, LuaValue) throws -> Void)? = nil
   ) {
-    getters[name] = get
+    getters[name] = { object, _ in try get(object) }
     setters[name] = set
   }
 

@@ -8,6 +8,9 @@ extension LuaState {
   /// try lua.register(Counter.self, name: "Counter") { type in
   ///   type.method("increment") { counter, _ in counter.value += 1; return [] }
   ///   type.property("value", get: { .integer(Int64($0.value)) })
+  ///   // Typed: Swift values in and out (see LuaObjectType).
+  ///   type.method("add") { (counter: Counter, step: Int) in counter.value += step }
+  ///   type.property("count", get: { $0.value }, set: { $0.value = $1 })
   /// }
   /// ```
   /// - Throws: `usage` when the state is closed.
@@ -23,47 +26,46 @@ extension LuaState {
     stack.setField("__name")
     stack.push(name)
     stack.setField("__metatable")
-    let methods = try description.methods.mapValues { method in
-      try function { arguments in
-        try method(
-          Self.unwrap(arguments.first, as: Object.self, name: name), Array(arguments.dropFirst()))
-      }
-    }
+    let methods = try description.methods.mapValues { make in try make(self) }
     let getters = description.getters
     let setters = description.setters
     let fallbackGet = description.fallbackGet
     let fallbackSet = description.fallbackSet
+    // `__index` and `__newindex` read `self`, the key and the value in place: a property
+    // read or write builds no arrays, and makes no reference to the userdata.
     try stack.push(
-      LuaCallback(
-        core: core,
-        values: { arguments in
-          let object = try Self.unwrap(arguments.first, as: Object.self, name: name)
-          let key = arguments.count > 1 ? arguments[1] : .nil
-          if case .string(let text) = key, let field = text.string {
-            if let getter = getters[field] { return [try getter(object)] }
-            if let method = methods[field] { return [.function(method)] }
-          }
-          return [try fallbackGet?(object, key) ?? .nil]
-        }))
+      LuaCallback(core: core) { stack, argc in
+        let arguments = LuaArguments(stack: stack, count: argc)
+        let object = try arguments.receiver(as: Object.self, typeName: name)
+        let field = arguments.text(at: 2)
+        let result: LuaValue
+        if let field, let getter = getters[field] {
+          result = try getter(object, arguments.state)
+        } else if let field, let method = methods[field] {
+          result = .function(method)
+        } else {
+          result = try fallbackGet?(object, arguments[2]) ?? .nil
+        }
+        try arguments.push(result)
+        return 1
+      })
     stack.setField("__index")
     try stack.push(
-      LuaCallback(
-        core: core,
-        values: { arguments in
-          let object = try Self.unwrap(arguments.first, as: Object.self, name: name)
-          let key = arguments.count > 1 ? arguments[1] : .nil
-          guard case .string(let text) = key, let field = text.string, let setter = setters[field]
-          else {
-            if let fallbackSet, getters[key.description] == nil {
-              try fallbackSet(object, key, arguments.count > 2 ? arguments[2] : .nil)
-              return []
-            }
-            let what = getters[key.description] != nil ? "read-only property" : "field"
-            throw LuaError(kind: .runtime, message: "cannot set \(what) '\(key)' of \(name)")
-          }
-          try setter(object, arguments.count > 2 ? arguments[2] : .nil)
-          return []
-        }))
+      LuaCallback(core: core) { stack, argc in
+        let arguments = LuaArguments(stack: stack, count: argc)
+        let object = try arguments.receiver(as: Object.self, typeName: name)
+        if let field = arguments.text(at: 2), let setter = setters[field] {
+          try setter(object, arguments[3])
+          return 0
+        }
+        let key = arguments[2]
+        if let fallbackSet, getters[key.description] == nil {
+          try fallbackSet(object, key, arguments[3])
+          return 0
+        }
+        let what = getters[key.description] != nil ? "read-only property" : "field"
+        throw LuaError(kind: .runtime, message: "cannot set \(what) '\(key)' of \(name)")
+      })
     stack.setField("__newindex")
     if description.metamethods[.tostring] == nil {
       try stack.push(
@@ -81,7 +83,7 @@ extension LuaState {
     core.objectMemberNames[ObjectIdentifier(type)] =
       (Array(description.methods.keys) + Array(description.getters.keys)).sorted()
     core.objectGetters[ObjectIdentifier(type)] = description.getters.mapValues { getter in
-      { object in try getter(object as! Object) }
+      { object, state in try getter(object as! Object, state) }
     }
   }
 

@@ -142,3 +142,26 @@ extension LuaFunction: LuaConvertible {
   /// The function.
   public func luaValue(in state: LuaState) -> LuaValue { .function(self) }
 }
+
+extension LuaConvertible {
+  /// Converts a value assigned to the property `name` of a `type` (a userdata type's or a
+  /// component's name), as the typed properties do.
+  /// - Throws: a `runtime` ``LuaError`` "bad value for property 'name' of type (…)" when the
+  ///   value does not convert: a message for the script, which raised it by assigning.
+  @inlinable
+  public init(luaValue value: LuaValue, property name: String, of type: String) throws {
+    do {
+      try self.init(luaValue: value)
+    } catch let error as LuaError where error.kind == .conversion {
+      throw LuaError.badProperty(name, of: type, error.message)
+    }
+  }
+}
+
+extension LuaError {
+  /// The error of a property assignment whose value does not convert. Not API.
+  @usableFromInline
+  static func badProperty(_ name: String, of type: String, _ reason: String) -> LuaError {
+    LuaError(kind: .runtime, message: "bad value for property '\(name)' of \(type) (\(reason))")
+  }
+}

@@ -33,3 +33,48 @@ extension LuaFunction {
     return try Result(luaValue: stack.value(at: base + 2))
   }
 }
+
+extension LuaFunction {
+  /// Calls the function with typed arguments and converts its first results to the
+  /// elements of a tuple type, in order; a missing result converts from `nil`. Like the
+  /// one-result typed call, it builds no arrays.
+  ///
+  /// ```swift
+  /// let (quotient, remainder) = try divmod.call(7, 2, returning: (Int, Int).self)
+  /// try log.call("done", returning: Void.self)   // no result wanted
+  /// ```
+  /// - Throws: ``LuaError`` raised by the function (with its traceback), a `conversion`
+  ///   error naming the result (`result #2: …`) that does not fit, or `usage` on a closed
+  ///   state.
+  @_disfavoredOverload
+  public func call<each Argument: LuaConvertible, each Result: LuaConvertible>(
+    _ arguments: repeat each Argument, returning types: (repeat each Result).Type
+  ) throws -> (repeat each Result) {
+    let core = reference.core
+    let stack = try LuaStack(core)
+    guard let state = core.owner else { throw LuaError(usage: "the Lua state is closed") }
+    let base = stack.top
+    var count: Int32 = 0
+    for _ in repeat each arguments { count += 1 }
+    var wanted: Int32 = 0
+    for _ in repeat (each Result).self { wanted += 1 }
+    // Room for the handler, the function and the arguments, then for the results.
+    try stack.reserve(Int(max(count, wanted)) + 4)
+    defer { lua_settop(stack.L, base) }
+    lh_pushmsgh(stack.L)
+    try stack.push(reference)
+    for argument in repeat each arguments { try stack.push(argument.luaValue(in: state)) }
+    try stack.callAboveHandler(arguments: count, results: wanted)
+    // The results sit above the handler, at base + 2 …; Lua pads missing ones with nil.
+    var position: Int32 = 0
+    func next<T: LuaConvertible>(_ type: T.Type) throws -> T {
+      position += 1
+      do {
+        return try T(luaValue: stack.value(at: base + 1 + position))
+      } catch let error as LuaError where error.kind == .conversion {
+        throw LuaError(conversion: "result #\(position): \(error.message)")
+      }
+    }
+    return (repeat try next((each Result).self))
+  }
+}

@@ -117,7 +117,7 @@ extension ScriptedTree {
         { [weak self] view, values in
           guard let self else { throw Self.goneError }
           try runAction(function, origin: view) { tree, view in
-            [try tree.value(view)] + values.map(Self.luaValue(of:))
+            [try tree.value(view)] + values.map(\.luaValue)
           }
         }
       }
@@ -213,16 +213,4 @@ final class ScriptedModule {}
 extension ViewKind {
   /// The name Lua uses: `text_field` for ``ViewKind/textField``, else the raw value.
   var luaName: String { self == .textField ? "text_field" : rawValue }
-}
-
-extension ScriptedTree {
-  /// A view property's value as Lua sees it.
-  static func luaValue(of value: PropertyValue) -> LuaValue {
-    switch value {
-    case .string(let text): .string(LuaString(text))
-    case .integer(let number): .integer(Int64(number))
-    case .number(let number): .number(number)
-    case .bool(let flag): .boolean(flag)
-    }
-  }
 }

@@ -64,8 +64,9 @@ extension ScriptedTree {
         type.property(
           name,
           get: locked { view in
-            if let getter = try tree().override(name, of: view)?.getters[name] {
-              return try getter(view)
+            let tree = try tree()
+            if let getter = tree.override(name, of: view)?.getters[name] {
+              return try getter(view, tree.lua)
             }
             return view.properties[name]?.stringValue.map { .string(LuaString($0)) } ?? .nil
           },
@@ -83,8 +84,9 @@ extension ScriptedTree {
       type.property(
         "value",
         get: locked { view in
-          if let getter = try tree().override("value", of: view)?.getters["value"] {
-            return try getter(view)
+          let tree = try tree()
+          if let getter = tree.override("value", of: view)?.getters["value"] {
+            return try getter(view, tree.lua)
           }
           return .string(LuaString(view.value))
         },
@@ -102,7 +104,7 @@ extension ScriptedTree {
             let name = text.string
           else { return .nil }
           try tree.checkReach(view)
-          if let getter = component.getters[name] { return try getter(view) }
+          if let getter = component.getters[name] { return try getter(view, tree.lua) }
           return try tree.method(name, of: component)
         })
       type.newIndex(

@@ -228,10 +228,21 @@ public final class ScriptedTree {
   /// The view a Lua value holds, or a Lua error naming the argument.
   static func view(_ value: LuaValue?, argument: String = "view") throws -> View {
     guard case .userdata(let userdata)? = value, let view = userdata.object(as: View.self) else {
-      throw LuaError(
-        kind: .runtime,
-        message: "bad \(argument): view expected, got \(value?.typeName ?? "no value")")
+      throw badView(value, argument: argument)
     }
     return view
+  }
+
+  /// The view that `self` (argument 1) of a call holds, read in place, or a Lua error
+  /// naming `self`.
+  static func receiver(_ arguments: LuaArguments) throws -> View {
+    if let view = arguments.object(at: 1, as: View.self) { return view }
+    throw badView(arguments.count > 0 ? .some(arguments[1]) : .none, argument: "self")
+  }
+
+  private static func badView(_ value: LuaValue?, argument: String) -> LuaError {
+    LuaError(
+      kind: .runtime,
+      message: "bad \(argument): view expected, got \(value?.typeName ?? "no value")")
   }
 }

@@ -14,15 +14,35 @@ import ViewTree
 ///   view.model = range
 ///   return view
 /// }
-/// slider.property("value", get: { .number($0.model(as: Range.self)!.value) }, set: { view, value in
-///   view.model(as: Range.self)!.value = try Double(luaValue: value)
-///   view.send("on_change", [.number(try Double(luaValue: value))])   // Lua's handler runs
+/// slider.property("value", get: { $0.model(as: Range.self)!.value }, set: { view, value in
+///   view.model(as: Range.self)!.value = value          // a Double: converted from Lua
+///   view.send("on_change", [.number(value)])            // Lua's handler runs
 /// })
-/// slider.method("reset") { view, _ in view.model(as: Range.self)!.value = 0; return [] }
+/// slider.property("bounds", get: { view in
+///   let bounds = view.model(as: Range.self)!.bounds
+///   return [bounds.lowerBound, bounds.upperBound]       // a [Double]: a table in Lua
+/// })
+/// slider.method("reset") { (view: View) in view.model(as: Range.self)!.value = 0 }
+/// slider.method("scale") { (view: View, by: Double) in view.model(as: Range.self)!.value * by }
 /// slider.event("on_change")
 /// ```
 ///
 /// In Lua: `ui.slider{ id = "volume", min = 0, max = 10, on_change = function(self, v) … end }`.
+///
+/// Values: Swift types, or `LuaValue`; never a conversion by hand. Properties and methods
+/// take and return Swift values: any `LuaConvertible` (`Double`, `String`, `Bool?`,
+/// `[String]`, `[String: Int]`, `PropertyValue`, …). What Lua passes in (a new property
+/// value, a method's arguments after `self`) is converted to the declared type, and a
+/// value that does not convert raises a Lua error naming it ("bad value for property
+/// 'value' of slider (…)", "bad argument #1 to 'scale' (…)"); what Swift returns is
+/// converted with `luaValue(in:)`, so an array or a dictionary becomes a new table. Use
+/// `LuaValue` itself only for what a Swift type cannot say (any Lua value, a function),
+/// and the forms whose closure also receives the `LuaState` to build a table by hand. The
+/// view tree's `PropertyValue` (the values of `View.properties` and of
+/// `View.send(_:_:)`) is `LuaConvertible` too: a property may return a stored
+/// `view.properties[name]` as it is, and an event's values reach Lua as strings, numbers
+/// and booleans. The untyped forms (`Getter`, `Setter`, `Method`, over `LuaValue` and
+/// arrays of it) stay for code written against them.
 ///
 /// Components follow the rules of the built-in kinds. A view is always the same
 /// userdata; every field a view has (`id`, `parent`, `env`, `add`, `tap`, …) works on it;
@@ -35,19 +55,20 @@ import ViewTree
 /// does), so state they share between plugins is guarded by it. They must not wait for
 /// another lock. A handler that `View.send(_:_:)` runs sets the tree lock aside itself.
 public struct ScriptedComponent {
-  /// Reads a property of a view of this kind.
+  /// Reads a property of a view of this kind (untyped).
   public typealias Getter = (View) throws -> LuaValue
-  /// Writes a property of a view of this kind.
+  /// Writes a property of a view of this kind (untyped).
   public typealias Setter = (View, LuaValue) throws -> Void
-  /// A method: the view and the arguments after `self`.
+  /// A method (untyped): the view and the arguments after `self`.
   public typealias Method = (View, [LuaValue]) throws -> [LuaValue]
 
   /// The constructor's name in `ui`, which is also the views' `ViewKind`.
   public let name: String
   let make: (ComponentSpec) throws -> View
-  var getters: [String: Getter] = [:]
-  var setters: [String: Setter] = [:]
-  var methods: [String: Method] = [:]
+  /// The getters; each converts its value in the state it is given.
+  @usableFromInline var getters: [String: (View, LuaState) throws -> LuaValue] = [:]
+  @usableFromInline var setters: [String: Setter] = [:]
+  @usableFromInline var methods: [String: ComponentMethod] = [:]
   var events: Set<String> = []
 
   /// The kind of the views this component makes: `ViewKind(name)`.
@@ -75,16 +96,18 @@ public struct ScriptedComponent {
     self.make = make ?? { spec in View(id: try spec.id ?? name, kind: ViewKind(name)) }
   }
 
-  /// Adds a property, read as `view.name` and, with a setter, written as `view.name = v`.
-  /// It may take the place of `title`, `text` or `value` for views of this kind.
+  /// Adds an untyped property, read as `view.name` and, with a setter, written as
+  /// `view.name = v`. It may take the place of `title`, `text` or `value` for views of this
+  /// kind. The typed `property(_:get:set:)` converts the values for you.
   public mutating func property(_ name: String, get: @escaping Getter, set: Setter? = nil) {
-    getters[name] = get
+    getters[name] = { view, _ in try get(view) }
     setters[name] = set
   }
 
-  /// Adds a method, called as `view:name(...)`.
+  /// Adds an untyped method, called as `view:name(...)`. The typed `method(_:_:)` converts
+  /// the arguments and results for you.
   public mutating func method(_ name: String, _ body: @escaping Method) {
-    methods[name] = body
+    methods[name] = .values(body)
   }
 
   /// Declares an event, such as `on_change`: scripts set its handler in the constructor or

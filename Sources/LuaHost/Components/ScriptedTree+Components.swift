@@ -16,20 +16,39 @@ extension ScriptedTree {
   func method(_ name: String, of component: ScriptedComponent) throws -> LuaValue {
     if let made = componentMethods[component.kind]?[name] { return made }
     guard let body = component.methods[name] else { return .nil }
-    let function = try self.function { tree, arguments in
-      let view = try Self.view(arguments.first, argument: "self")
-      return try View.treeLock.withLock {
-        try tree.checkReach(view)
-        guard view.kind == component.kind else {
-          throw LuaError(
-            kind: .runtime,
-            message: "bad self: \(component.name) expected, got \(view.kind.luaName)")
+    let function: LuaValue
+    switch body {
+    case .values(let body):
+      function = try self.function { tree, arguments in
+        let view = try Self.view(arguments.first, argument: "self")
+        return try View.treeLock.withLock {
+          try tree.checkReceiver(view, of: component)
+          return try body(view, Array(arguments.dropFirst()))
         }
-        return try body(view, Array(arguments.dropFirst()))
       }
+    case .inPlace(let make):
+      // Weak: Lua keeps its functions until the state closes, and the tree owns the state.
+      function = .function(
+        try make(lua) { [weak self] arguments in
+          guard let self else { throw Self.goneError }
+          let view = try Self.receiver(arguments)
+          try checkReceiver(view, of: component)
+          return view
+        })
     }
     componentMethods[component.kind, default: [:]][name] = function
     return function
+  }
+
+  /// Throws unless `view`, the `self` of a call to a method of `component`, is a view of
+  /// its kind within this script's reach. Holding the tree lock.
+  private func checkReceiver(_ view: View, of component: ScriptedComponent) throws {
+    try checkReach(view)
+    guard view.kind == component.kind else {
+      throw LuaError(
+        kind: .runtime,
+        message: "bad self: \(component.name) expected, got \(view.kind.luaName)")
+    }
   }
 }
 

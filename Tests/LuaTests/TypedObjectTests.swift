@@ -1,0 +1,122 @@
+import Lua
+import Testing
+
+/// A Swift object with typed methods and properties (issue 24, item 8).
+final class Tally {
+  var value = 0
+  var tags: [String] = []
+  var totals: [String: Int] = [:]
+}
+
+@Suite(.timeLimit(.minutes(15))) struct TypedObjectTests {
+  let lua: LuaState
+  let tally = Tally()
+
+  init() throws {
+    lua = try LuaState()
+    try lua.register(Tally.self, name: "Tally") { type in
+      type.method("add") { (tally: Tally, step: Int, tag: String?) in
+        tally.value += step
+        if let tag { tally.tags.append(tag) }
+        return tally.value
+      }
+      type.method("reset") { (tally: Tally) in tally.value = 0 }
+      type.method("split") { (tally: Tally, parts: Int) in
+        (tally.value / parts, tally.value % parts)
+      }
+      type.method("count") { (tally: Tally, tags: [String]) in
+        for tag in tags { tally.totals[tag, default: 0] += 1 }
+        return tally.totals.count
+      }
+      type.method("snapshot") { (tally: Tally, lua: LuaState) in
+        let table = try lua.makeTable()
+        try table.set("value", .integer(Int64(tally.value)))
+        return table
+      }
+      type.property("value", get: { $0.value }, set: { $0.value = $1 })
+      type.property("tags", get: { $0.tags })
+      type.property("totals", get: { $0.totals })
+      type.property(
+        "described",
+        get: { tally, lua in
+          let table = try lua.makeTable()
+          try table.set("tags", lua.value(tally.tags))
+          return table
+        })
+      // The untyped API still works beside the typed one.
+      type.method("double") { tally, _ in
+        tally.value *= 2
+        return [.integer(Int64(tally.value))]
+      }
+    }
+    try lua.globals().set("t", lua.userdata(tally))
+  }
+
+  @Test func typedMethodsTakeSeveralConvertedArguments() throws {
+    #expect(try lua.run("t:add(2); return t:add(3, 'x'), t:double()") == [5, 10])
+    #expect(tally.value == 10 && tally.tags == ["x"])
+    #expect(try lua.run("return t:count({ 'a', 'b', 'a' })") == [2])
+    #expect(tally.totals == ["a": 2, "b": 1])
+    #expect(lua.stackTop == 0)
+  }
+
+  @Test func aBadArgumentNamesItsPositionAndTheMethod() throws {
+    for (code, expected) in [
+      ("t:add('x')", "bad argument #1 to 'add' (integer expected, got string)"),
+      ("t:add(1, {})", "bad argument #2 to 'add' (string expected, got table)"),
+      ("t:add()", "bad argument #1 to 'add' (integer expected, got nil)"),
+      ("t:count({ {} })", "bad argument #1 to 'count' (string expected, got table)"),
+      ("t.add(1, 2)", "bad self: Tally expected, got number"),
+      ("t.reset()", "bad self: Tally expected, got no value"),
+    ] {
+      let error = try #require(throws: LuaError.self, "\(code)") { try lua.run(code) }
+      #expect(error.kind == .runtime, "\(code)")
+      #expect(error.message.contains(expected), "\(code): \(error.message)")
+    }
+    // A Lua error like any other: pcall catches it.
+    #expect(try lua.run("return pcall(t.add, t, 'x')").first == false)
+    #expect(tally.value == 0)
+  }
+
+  @Test func aMethodReturningNothingGivesNoResultAndATupleSeveral() throws {
+    tally.value = 7
+    #expect(try lua.run("return t:split(2)") == [3, 1])
+    #expect(try lua.run("return select('#', t:reset())") == [0])
+    #expect(tally.value == 0)
+  }
+
+  @Test func typedPropertiesConvertBothWays() throws {
+    try lua.run("t.value = 41; t.value = t.value + 1")
+    #expect(tally.value == 42)
+    #expect(try lua.run("return math.type(t.value)") == ["integer"])
+    let error = try #require(throws: LuaError.self) { try lua.run("t.value = 'many'") }
+    #expect(error.kind == .runtime)
+    #expect(
+      error.message.contains(
+        "bad value for property 'value' of Tally (integer expected, got string)"),
+      "\(error.message)")
+    let float = try #require(throws: LuaError.self) { try lua.run("t.value = 1.5") }
+    #expect(float.message.contains("number has no integer representation"))
+    let readOnly = try #require(throws: LuaError.self) { try lua.run("t.tags = {}") }
+    #expect(readOnly.message.contains("cannot set read-only property 'tags' of Tally"))
+    #expect(tally.value == 42)
+  }
+
+  @Test func gettersReturnTables() throws {
+    tally.tags = ["a", "b"]
+    tally.totals = ["a": 2, "b": 1]
+    #expect(
+      try lua.run("local tags = t.tags; return type(tags), #tags, tags[1], tags[2]")
+        == ["table", 2, "a", "b"])
+    #expect(try lua.run("return t.totals.a, t.totals.b, t.totals.c") == [2, 1, .nil])
+    // Each read makes a new table: changing one does not change the object.
+    #expect(try lua.run("t.tags[1] = 'z'; return t.tags[1]") == ["a"])
+    // Built by hand, with the state.
+    #expect(try lua.run("return t.described.tags[2], t:snapshot().value") == ["b", 0])
+    // Raw reads (completion, pretty printing) see typed properties too.
+    let userdata = try lua.globals().get("t")
+    #expect(lua.rawField(of: userdata, "value") == 0)
+    #expect(lua.fieldNames(of: userdata).contains("split"))
+    #expect(lua.stackTop == 0)
+  }
+}
