@@ -14,11 +14,14 @@ import Synchronization
 /// acyclic: a thread never waits for a state's lock while it holds the tree's.
 public final class ReentrantLock: @unchecked Sendable {
   // `@unchecked Sendable` is justified: `mutex` is a pthread mutex, safe to use from any
-  // thread; `depth` is read and written only by the thread that holds `mutex`; `owner`
+  // thread; `depth` and `pins` are read and written only by the thread that holds `mutex`; `owner`
   // is atomic, and a thread finds its own id there only if it stored it itself.
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
   private let owner = Atomic<UInt>(0)
   private var depth = 0
+  /// How many spans of the holder's may not set the lock aside (``pin()``); read and
+  /// written only by the thread that holds `mutex`.
+  private var pins = 0
 
   /// What the lock guards, for ``LockCycleError`` ("plugin 'counter'"). Set it before the
   /// lock is shared; nil: "a lock".
@@ -105,10 +108,27 @@ public final class ReentrantLock: @unchecked Sendable {
     return try body()
   }
 
+  /// Marks the start of a span in which the holder may not set the lock aside: what it
+  /// guards is borrowed there (`TreeLocked.withValue`'s `inout` value), and another thread
+  /// taking the lock meanwhile would race with it. The calling thread holds the lock.
+  package func pin() {
+    precondition(isHeldByCurrentThread, "pin() without holding \(displayName)")
+    pins += 1
+  }
+
+  /// Ends a span begun by ``pin()``.
+  package func unpin() { pins -= 1 }
+
   /// Runs `body` with the lock released if the calling thread holds it (however many
   /// times), and takes it back as it was afterwards. Without the lock, `body` just runs.
+  /// Inside a pinned span (``pin()``) it stops the process: what the lock guards is in
+  /// use there, and releasing the lock would hand it to another thread.
   public func withoutLock<T>(_ body: () throws -> T) rethrows -> T {
     guard isHeldByCurrentThread else { return try body() }
+    precondition(
+      pins == 0,
+      "\(displayName) set aside inside TreeLocked.withValue: code that runs Lua (a tap of a scripted view, send, a plugin call, withState) cannot run there; copy out what you need, and run it after"
+    )
     let saved = depth
     depth = 0
     owner.store(0, ordering: .relaxed)

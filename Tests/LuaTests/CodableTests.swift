@@ -33,7 +33,7 @@ private enum Shape: Codable, Equatable {
   case point
 }
 
-private struct Tally: Codable, Equatable {
+private struct Counts: Codable, Equatable {
   var count: Int
   var level: UInt8
 }
@@ -272,11 +272,11 @@ private final class Derived: Base {
 
   @Test func integersAreExactAndInRange() throws {
     #expect(
-      try Tally(luaValue: lua.run("return {count = 2.0, level = 255}")[0])
-        == Tally(count: 2, level: 255))
-    let fraction = try failure(Tally.self, "{count = 2.5, level = 1}")
+      try Counts(luaValue: lua.run("return {count = 2.0, level = 255}")[0])
+        == Counts(count: 2, level: 255))
+    let fraction = try failure(Counts.self, "{count = 2.5, level = 1}")
     #expect(fraction.message == "count: number 2.5 has no integer representation")
-    let range = try failure(Tally.self, "{count = 1, level = 300}")
+    let range = try failure(Counts.self, "{count = 1, level = 300}")
     #expect(range.message == "level: integer 300 does not fit UInt8")
     let negative = try failure([UInt].self, "{1, -1}")
     #expect(negative.message == "[2]: integer -1 does not fit UInt")

@@ -37,7 +37,8 @@ public struct LuaSandbox: Sendable {
   /// The instruction budget of each call from the host; nil for none (the default, as a
   /// budget costs on every instruction).
   public var instructionLimit: Int?
-  /// The folder `require` loads text modules from; nil: no `require`.
+  /// The folder `require` loads text modules from; nil: none, so `require` finds only what
+  /// `package.loaded` and `package.preload` hold (the opened libraries, a host's modules).
   public var moduleDirectory: String?
   /// Where `print` output goes (one line, without its newline, bytes as printed); nil:
   /// stdout. Warnings go to ``warningOutput``.

@@ -45,8 +45,9 @@ extension ScriptedTree {
       DrivenCoroutine(coroutine: suspended), origin: origin, retry: retry, release: release)
   }
 
-  /// Runs `function` (a script's main chunk, when `asMainChunk`: `...` and `arg` as `lua`
-  /// gives them) as a coroutine of this tree, as the host's own code, and returns its
+  /// Runs `function` (with `asMainChunk`, as a script's main chunk: below a C function, as
+  /// `lua` runs one, so its traceback ends as stock's does; `...` are `arguments` either
+  /// way, and no global `arg` is set) as a coroutine of this tree, as the host's own code, and returns its
   /// results once it finishes: it may wait for the host's async functions and
   /// `timer.sleep`, as `luahost script.lua` lets a script wait. Each step holds the state's
   /// lock with the tree lock set aside, so the tree's views stay usable meanwhile.
@@ -57,7 +58,7 @@ extension ScriptedTree {
   /// ```
   /// Cancelling the calling task stops the script (`.interrupted`); the state's deadline
   /// counts the time it waits.
-  /// - Throws: ``LuaError``: the script's error (with its traceback), `.timeout`, or
+  /// - Throws: `LuaError`: the script's error (with its traceback), `.timeout`, or
   ///   `.interrupted`.
   @discardableResult
   public func run(
@@ -75,7 +76,7 @@ extension ScriptedTree {
   /// that ``run(_:arguments:asMainChunk:isolation:)`` takes before it awaits the rest. When it waits
   /// (`.suspended`), the caller finishes it with `LuaCoroutine.finish(isolation:)`; each
   /// later step takes the state's lock itself.
-  /// - Throws: ``LuaError`` as a call does.
+  /// - Throws: `LuaError` as a call does.
   public func start(_ function: LuaFunction, arguments: [LuaValue], asMainChunk: Bool = false)
     throws -> (coroutine: LuaCoroutine, progress: LuaCoroutine.Progress)
   {

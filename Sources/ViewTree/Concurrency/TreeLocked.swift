@@ -15,12 +15,18 @@
 /// }
 /// ```
 ///
-/// Why the tree's lock and not a lock of its own: the tree's code already holds it, so a
-/// read there costs nothing more, and a change can update views in the same step
+/// Why the tree's lock and not a lock of its own: the tree's code reached from Lua (a
+/// component's closures, a Lua tap's action) already holds it, so a read there costs
+/// nothing more, and a change can update views in the same step
 /// (`notes.withValue { …; heading.text = … }`) with one lock, so there is no lock order
 /// to get wrong (a model behind a `Mutex` that updates views while holding it, and a view
-/// action that reads the model, would wait for each other). Don't wait inside
-/// ``withValue(_:)``: copy what you need out, await, then come back.
+/// action that reads the model, would wait for each other).
+///
+/// Inside ``withValue(_:)``, don't wait and don't run Lua: copy what you need out, await
+/// or run, then come back. Code that runs Lua (a tap of a scripted view, `View.send` to a
+/// Lua handler, a plugin call, `withState`) sets the tree lock aside, which would hand the
+/// value to other threads while `body` still has it; it stops the process instead, as a
+/// confined Lua state used without its lock does.
 public final class TreeLocked<Value>: @unchecked Sendable {
   // `@unchecked Sendable` is justified: `value` is read and written only in `withValue`,
   // holding `View.treeLock`.
@@ -36,7 +42,11 @@ public final class TreeLocked<Value>: @unchecked Sendable {
     -> sending T
   {
     View.treeLock.lock()
-    defer { View.treeLock.unlock() }
+    View.treeLock.pin()  // running Lua in `body` would set the lock aside: refused
+    defer {
+      View.treeLock.unpin()
+      View.treeLock.unlock()
+    }
     return try body(&value)
   }
 }

@@ -20,26 +20,23 @@ enum TaskList {
       makeView(id: try spec.id ?? "tasks", store: shared)
     }
     func store(of view: View) -> TaskStore { view.model(as: TaskStore.self) ?? shared }
-    list.property("count", get: { .integer(Int64(store(of: $0).openCount)) })
+    // Typed: Swift values in and out; a bad argument raises a Lua error that names it.
+    list.property("count", get: { store(of: $0).openCount })
     list.property(
       "items",
       get: { view in
         // One line per task, numbered as `complete` counts.
-        .string(
-          LuaString(
-            store(of: view).tasks.enumerated().map { index, task in
-              "\(index + 1). [\(task.isDone ? "x" : " ")] \(task.title)"
-            }.joined(separator: "\n")))
+        store(of: view).tasks.enumerated().map { index, task in
+          "\(index + 1). [\(task.isDone ? "x" : " ")] \(task.title)"
+        }.joined(separator: "\n")
       })
-    list.method("add_task") { view, arguments in
-      try store(of: view).add(try String(luaValue: arguments.first ?? .nil))
-      return [.integer(Int64(store(of: view).tasks.count))]
+    list.method("add_task") { (view: View, title: String) in
+      try store(of: view).add(title)
+      return store(of: view).tasks.count
     }
-    list.method("complete") { view, arguments in
-      let number = try Int(luaValue: arguments.first ?? .nil)
+    list.method("complete") { (view: View, number: Int) in
       try store(of: view).complete(number - 1)
       view.send("on_complete", [.string(store(of: view).tasks[number - 1].title)])
-      return []
     }
     list.event("on_complete")
     return list
@@ -81,17 +78,16 @@ enum Slider {
       view.model(as: Model.self) ?? Model(range: 0...0, value: 0)
     }
     slider.property(
-      "value", get: { .number(model($0).value) },
-      set: { view, value in
+      "value", get: { model($0).value },
+      set: { (view, value: Double) in
         let model = model(view)
-        let new = min(
-          max(try Double(luaValue: value), model.range.lowerBound), model.range.upperBound)
+        let new = min(max(value, model.range.lowerBound), model.range.upperBound)
         guard new != model.value else { return }
         model.value = new
         view.send("on_change", [.number(new)])
       })
-    slider.property("min", get: { .number(model($0).range.lowerBound) })
-    slider.property("max", get: { .number(model($0).range.upperBound) })
+    slider.property("min", get: { model($0).range.lowerBound })
+    slider.property("max", get: { model($0).range.upperBound })
     slider.event("on_change")
     return slider
   }
