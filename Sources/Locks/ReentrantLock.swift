@@ -97,6 +97,7 @@ public final class ReentrantLock: @unchecked Sendable {
   public func unlock() {
     depth -= 1
     guard depth == 0 else { return }
+    precondition(pins == 0, "\(displayName) released inside a pinned span (TreeLocked.withValue)")
     owner.store(0, ordering: .relaxed)
     pthread_mutex_unlock(mutex)
   }

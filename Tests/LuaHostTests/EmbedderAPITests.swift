@@ -58,6 +58,42 @@ import ViewTree
     #expect(View.treeLock.withLock { plugin.panel.alert } == nil)
   }
 
+  @Test func unloadingThePluginEndsACallThatWaits() async throws {
+    let (host, plugin) = try host("function wait() timer.sleep(3600) return 'woke' end")
+    let call = Task { await plugin.call("wait") == nil }
+    // An event, not a sleep: the call is the panel's running work once it waits.
+    while !View.treeLock.withLock({ plugin.panel.hasRunningWork }) { await Task.yield() }
+    try host.unload(plugin.name)
+    #expect(await call.value)  // only the unload ends the hour's wait in the time limit
+    #expect(View.treeLock.withLock { plugin.panel.alert } == nil)
+  }
+
+  @Test func cancellingStopsCodeThatNeverWaitsToo() async throws {
+    let started = LockedValue(false)
+    let run = Task { () -> Bool in
+      guard let tree = try? ScriptedTree(lua: LuaState(sandbox: Self.limits), root: View.window()),
+        (try? tree.withState({ lua in
+          try lua.register("started") { () -> Bool in
+            started.withLock { $0 = true }
+            return true
+          }
+        })) != nil,
+        let spin = try? tree.withState({ try $0.load("started() while true do end") })
+      else { return false }
+      do {
+        _ = try await tree.run(spin)  // no deadline: only the cancellation ends it
+        return false
+      } catch let error as LuaError {
+        return error.kind == .interrupted
+      } catch {
+        return false
+      }
+    }
+    while !started.withLock({ $0 }) { await Task.yield() }
+    run.cancel()
+    #expect(await run.value)
+  }
+
   @Test func aTreeRunsAMainChunkThatWaits() async throws {
     let tree = try ScriptedTree(lua: LuaState(sandbox: Self.limits), root: root)
     let chunk = try tree.withState {
@@ -91,6 +127,9 @@ import ViewTree
     file.write(try ErrorLogEntryProbe.entry())
     let text = try String(contentsOfFile: path, encoding: .utf8)
     #expect(text.hasPrefix("{\"time\":") && text.hasSuffix("\"unhandled\":false}\n"), "\(text)")
+    // A terminal reading the log sees what the text was, not what it would draw.
+    let spoof = ErrorLogWriter.line(for: try ErrorLogEntryProbe.entry(message: "a\u{202E}b\u{85}c"))
+    #expect(spoof.contains("a\\u202eb\\u0085c"), "\(spoof)")
     let missing = #expect(throws: ErrorLogWriter.CannotOpen.self) {
       try ErrorLogWriter(path: "/nonexistent/folder/errors.jsonl")
     }
@@ -127,14 +166,14 @@ import ViewTree
 
 /// One entry, made by routing an error to a boundary of a throwaway tree.
 enum ErrorLogEntryProbe {
-  static func entry() throws -> ErrorLogEntry {
+  static func entry(message: String = "probe") throws -> ErrorLogEntry {
     let entries = LockedValue<[ErrorLogEntry]>([])
     let window = View.window(id: "probe")
     let boundary = View.boundary(id: "guard", BoundaryConfiguration())
     try window.add(boundary)
     window.environment.alertPresenter = RecordingAlertPresenter()
     window.environment.errorLog = { entry in entries.withLock { $0.append(entry) } }
-    _ = boundary.environment.errorHandler.handle(LuaError(kind: .runtime, message: "probe"))
+    _ = boundary.environment.errorHandler.handle(LuaError(kind: .runtime, message: message))
     return entries.withLock { $0[0] }
   }
 }

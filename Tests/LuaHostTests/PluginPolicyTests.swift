@@ -1,3 +1,4 @@
+import Foundation
 import Lua
 import LuaHost
 import TestSupport
@@ -64,7 +65,7 @@ import ViewTree
     #expect(recorder.presented.last?.title == "Clock")
   }
 
-  @Test func resetRestartsThePluginInItsPlace() throws {
+  @Test func resetRestartsThePluginInItsPlace() async throws {
     let folder = try Luahost.temporaryFolder([
       "a.lua": "ui.root:add(ui.text{id = 't', text = 'a'})", "b.lua": Self.failing,
       "c.lua": "ui.root:add(ui.text{id = 't', text = 'c'})",
@@ -78,6 +79,7 @@ import ViewTree
     let old = try #require(host.plugin(named: "b"))
     #expect(host.withTree { $0.find("b")?.find("boom")?.tap() } == false)  // it failed
     #expect(old.panel.choose("Reset") == .reset)
+    await host.idle()  // the restart runs in a task once the reset returns
     let new = try #require(host.plugin(named: "b"))
     #expect(new !== old && !old.isLoaded && new.isLoaded)
     // In its place, with its views built again by a fresh run of its code, and no alert.
@@ -88,7 +90,7 @@ import ViewTree
     #expect(new.policy.offersReset)
   }
 
-  @Test func aResetKeyRestartsAFailedPlugin() throws {
+  @Test func aResetKeyRestartsAFailedPlugin() async throws {
     let path = try Luahost.temporaryFile(Self.failing)
     let host = PluginHost(container: container, limits: Self.limits, output: { _ in })
     let old = try host.load(
@@ -99,6 +101,7 @@ import ViewTree
     #expect(host.plugin(named: name) === old)
     #expect(host.withTree { $0.find(name)?.find("boom")?.tap() } == false)  // it failed
     root.environment[named: "document"] = "second"
+    await host.idle()
     let new = try #require(host.plugin(named: name))
     #expect(new !== old)
     #expect(View.treeLock.withLock { new.panel.alert } == nil)
@@ -131,5 +134,63 @@ import ViewTree
       Issue.record("wants_io loaded without consent")
       return
     }
+  }
+
+  /// A plugin cannot restart itself (it could do so for ever, each restart nested in the
+  /// last): not by pressing its panel's Reset, not through a reset key it sets, and it
+  /// cannot replace the panel's filter or reset either.
+  @Test func aPluginCannotResetOrReconfigureItsOwnPanel() async throws {
+    let lines = LockedValue<[String]>([])
+    let path = try Luahost.temporaryFile(
+      """
+      print('started')
+      ui.root.env.error_handler(function() error('x', 0) end)
+      local alert = ui.root.alert
+      local pressed, why = pcall(alert.choose, alert, 'Reset')
+      print(pressed, why)
+      print(pcall(function() ui.root.on_error = function() return false end end))
+      print(pcall(function() ui.root.on_reset = function() end end))
+      ui.root.env.document = 'mine'
+      """)
+    let host = PluginHost(
+      container: container, limits: Self.limits,
+      output: { line in lines.withLock { $0.append(line) } },
+      policy: { _ in PluginPolicy(offersReset: true, resetKeys: ["document"]) })
+    let plugin = try host.load(path: path)
+    await host.idle()
+    #expect(host.plugin(named: plugin.name) === plugin)
+    let printed = lines.withLock { $0 }
+    #expect(printed.count == 4, "\(printed)")
+    #expect(printed.filter { $0.hasSuffix("started") }.count == 1)
+    #expect(printed.dropFirst().allSatisfy { $0.contains("false") && $0.contains("host") })
+  }
+
+  @Test func aStaleAlertDoesNotRestartANewerInstance() async throws {
+    let path = try Luahost.temporaryFile(Self.failing)
+    let host = PluginHost(
+      container: container, limits: Self.limits, output: { _ in },
+      policy: { _ in PluginPolicy(offersReset: true) })
+    let old = try host.load(path: path)
+    #expect(host.withTree { $0.find(old.name)?.find("boom")?.tap() } == false)
+    let stale = try #require(View.treeLock.withLock { old.panel.alert })
+    let newer = try host.reload(old.name)
+    _ = old.panel.choose("Reset", of: stale)
+    await host.idle()
+    #expect(host.plugin(named: old.name) === newer)
+  }
+
+  @Test func aRestartThatFailsIsReportedAtTheHost() async throws {
+    let folder = try Luahost.temporaryFolder(["notes/init.lua": Self.failing])
+    let host = PluginHost(
+      container: container, limits: Self.limits, output: { _ in },
+      policy: { _ in PluginPolicy(offersReset: true) })
+    let plugin = try host.load(path: folder + "/notes")
+    #expect(host.withTree { $0.find("notes")?.find("boom")?.tap() } == false)
+    try FileManager.default.removeItem(atPath: folder + "/notes/init.lua")
+    #expect(plugin.panel.choose("Reset") == .reset)
+    await host.idle()
+    #expect(host.plugin(named: "notes") == nil)
+    let message = View.treeLock.withLock { root.alert?.message ?? "" }
+    #expect(message.hasPrefix("plugin notes could not be restarted, and is unloaded"), "\(message)")
   }
 }

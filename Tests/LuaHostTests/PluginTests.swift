@@ -118,12 +118,18 @@ import ViewTree
     #expect(
       clock.run { try $0.run("return ui.root.parent, pcall(ui.root.remove, ui.root)") }?.prefix(2)
         == [.nil, false])
-    // Declining at the panel does not pass the error on: the panel is isolated.
-    clock.run {
+    // The panel's filter is the host's: the plugin cannot set it.
+    let refused = clock.run {
       try $0.run(
-        "ui.root.on_error = function() return false end; ui.root:add(ui.button{id = 'x', on_tap = error})"
+        "local ok, e = pcall(function() ui.root.on_error = function() return false end end) return ok, e"
       )
     }
+    #expect(refused?.first == false)
+    #expect(refused.map { "\($0)" }?.contains("the panel's boundary is the host's") == true)
+    clock.run { try $0.run("ui.root:add(ui.button{id = 'x', on_tap = error})") }
+    // Declining at the panel (the app's filter) does not pass the error on: the panel is
+    // isolated.
+    View.treeLock.withLock { clock.panel.boundary?.onError = { _, _ in .decline } }
     recorder.presented.removeAll()
     #expect(root.find("clock")?.find("x")?.tap() == false)
     #expect(recorder.presented.map(\.boundary) == ["clock"])

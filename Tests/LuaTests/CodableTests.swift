@@ -428,3 +428,26 @@ private final class Derived: Base {
     #expect(try small.push(["rows": Array(big.prefix(10))]) != .nil)
   }
 }
+
+/// A hostile table that holds one row a thousand times: decoding it in full would build a
+/// million values from a few KiB of Lua; the budget stops it with the path.
+@Suite(.timeLimit(.minutes(10))) struct CodableBudgetTests {
+  struct Rows: Codable { var rows: [[Int]] }
+
+  @Test func aSharedSubtableCannotMultiplyTheWork() throws {
+    let lua = try LuaState(sandbox: LuaSandbox())
+    let value = try lua.run(
+      "local row = {} for i = 1, 1000 do row[i] = i end local rows = {} for i = 1, 1000 do rows[i] = row end return { rows = rows }"
+    )[0]
+    var decoder = LuaDecoder()
+    decoder.maxValues = 100_000
+    let error = try #require(throws: LuaError.self) {
+      _ = try decoder.decode(Rows.self, from: value)
+    }
+    #expect(error.kind == .conversion)
+    #expect(
+      error.message.contains("more than 100000 values (LuaDecoder.maxValues)"), "\(error.message)")
+    // Within the default budget it decodes: a million values is allowed.
+    #expect(try LuaDecoder().decode(Rows.self, from: value).rows.count == 1000)
+  }
+}

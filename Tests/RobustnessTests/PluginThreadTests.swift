@@ -15,12 +15,12 @@ import ViewTree
 
   /// A plugin that builds and removes views in its own panel, taps its own buttons, and
   /// fails in three ways: from a tapped button, from its event handler, and (every tenth
-  /// round) by running past its instruction budget. Even-numbered plugins decline every
-  /// error at their panel; the panel is isolated, so the error stays there anyway.
+  /// round) by running past its instruction budget. Even-numbered plugins' panels decline
+  /// every error (the host's policy: a plugin cannot set its panel's filter); the panel is
+  /// isolated, so the error stays there anyway.
   static func source(_ index: Int) -> String {
     """
     hits = 0
-    if \(index) % 2 == 0 then ui.root.on_error = function() return false end end
     ui.root:add(ui.button{id = 'ok', on_tap = function() hits = hits + 1 end})
     ui.root:add(ui.button{id = 'fail', on_tap = function() error('fail', 0) end})
     function on_event(round)
@@ -119,7 +119,12 @@ import ViewTree
     var limits = LuaSandbox()
     limits.instructionLimit = 2_000_000
     limits.timeout = .seconds(20)
-    let host = PluginHost(container: container, limits: limits) { _ in }
+    let host = PluginHost(
+      container: container, limits: limits, output: { _ in },
+      policy: { manifest in
+        let index = Int(manifest.name.dropFirst()) ?? 1
+        return PluginPolicy(onError: index % 2 == 0 ? { _, _ in .decline } : nil)
+      })
     let plugins = try (0..<Self.threads).map {
       try host.load(path: directory.appendingPathComponent("p\($0).lua").path)
     }

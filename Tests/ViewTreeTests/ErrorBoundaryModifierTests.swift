@@ -103,4 +103,17 @@ import ViewTree
     #expect(boundary.alert?.title == "Oops")
     #expect(boundary.alert?.actions.map(\.label) == ["Try again", "That sucks"])
   }
+
+  @Test func aResetWhoseActionThrowsStillBuildsTheContent() throws {
+    let root = Window(id: "app", presenter: RecordingAlertPresenter()) {
+      ErrorBoundary(id: "guard") {
+        Button("Break", id: "break") { _ in throw MyError() }
+      }.onReset { throw MyError() }
+    }.makeView()
+    let boundary = try #require(root.find("guard"))
+    #expect(try #require(root.find("break")).tap() == false)
+    #expect(boundary.choose("Reset") == .reset)
+    #expect(boundary.children.map(\.id) == ["break"])  // never left empty
+    #expect(root.alert != nil)  // the action's error went up from the boundary's parent
+  }
 }

@@ -142,8 +142,8 @@ public final class LuaCoroutine {
 
   /// Runs `body` so that cancelling the task stops the Lua code running meanwhile (as an
   /// interrupt). A stop requested while no step runs is forgotten afterwards, so it cannot
-  /// reach the state's next call.
-  func stoppingOnCancel<T>(
+  /// reach the state's next call. (Package: the hosting layer drives its coroutines so.)
+  package func stoppingOnCancel<T>(
     isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
   ) async throws -> T {
     let target = core.stopTarget
@@ -158,7 +158,7 @@ public final class LuaCoroutine {
     }
   }
 
-  func resumeUntilDone(isolation: isolated (any Actor)? = #isolation) async throws
+  package func resumeUntilDone(isolation: isolated (any Actor)? = #isolation) async throws
     -> [LuaValue]
   {
     guard let deadline else { return try await resumeEach() }

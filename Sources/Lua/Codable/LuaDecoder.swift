@@ -62,6 +62,13 @@ public struct LuaDecoder: Sendable {
   /// How many levels below the decoded value a value may be nested (200 by default): a
   /// field of the top table is 1 level down. Deeper values fail with a `conversion` error.
   public var maxDepth = 200
+  /// How many values one decode may read, counting every element, field and nested value
+  /// (10,000,000 by default). A table that holds one subtable many times decodes each
+  /// copy in full, so a small Lua value can stand for a huge Swift one; past this many,
+  /// decoding fails with a `conversion` error instead of running for hours.
+  public var maxValues = 10_000_000
+  /// The count left of ``maxValues`` in the decode under way; one per `decode` call.
+  var budget: DecodingBudget?
   /// Values handed to the decoded types' `init(from:)` as `decoder.userInfo`.
   public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
@@ -74,6 +81,16 @@ public struct LuaDecoder: Sendable {
   ///   ``LuaError/underlying`` is the `DecodingError`; `usage` when the value's state is
   ///   closed or not held by this thread.
   public func decode<T: Decodable>(_ type: T.Type = T.self, from value: LuaValue) throws -> T {
-    try LuaDecoding.decode(T.self, from: value, at: [], options: self)
+    var options = self
+    options.budget = DecodingBudget(left: maxValues)
+    return try LuaDecoding.decode(T.self, from: value, at: [], options: options)
   }
+}
+
+/// What is left of one decode's ``LuaDecoder/maxValues``.
+final class DecodingBudget: @unchecked Sendable {
+  // `@unchecked Sendable` is justified: one `decode` call makes it and is its only user,
+  // on its own thread (the state's lock held), until it returns.
+  var left: Int
+  init(left: Int) { self.left = left }
 }

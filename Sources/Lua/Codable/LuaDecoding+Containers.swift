@@ -31,6 +31,7 @@ struct LuaKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
   private func read<T>(_ key: Key, _ body: (LuaValue, [any CodingKey]) throws -> T) throws -> T {
     let value = try table.rawGet(LuaCodingPath.luaKey(key))
     let path = codingPath + [key]
+    try LuaDecoding.spend(1, at: path, decoder.options)
     do {
       return try body(value, path)
     } catch let error as LuaError where value.isNil {

@@ -39,8 +39,21 @@ final class LuaDecoding: Decoder {
   }
 
   static func checkDepth(_ path: [any CodingKey], _ options: LuaDecoder) throws {
+    try spend(1, at: path, options)
     guard path.count > options.maxDepth else { return }
     let problem = "nested deeper than \(options.maxDepth) levels (LuaDecoder.maxDepth)"
+    let context = DecodingError.Context(codingPath: path, debugDescription: problem)
+    throw LuaError.coding(problem, at: path, underlying: DecodingError.dataCorrupted(context))
+  }
+
+  /// Takes `count` values from the decode's budget (``LuaDecoder/maxValues``): a table
+  /// shared many times over (a row a million rows hold) would otherwise make the decoder
+  /// build far more than the Lua heap holds, with no limit of the state's reaching it.
+  static func spend(_ count: Int, at path: [any CodingKey], _ options: LuaDecoder) throws {
+    guard let budget = options.budget else { return }
+    budget.left -= count
+    guard budget.left < 0 else { return }
+    let problem = "more than \(options.maxValues) values (LuaDecoder.maxValues)"
     let context = DecodingError.Context(codingPath: path, debugDescription: problem)
     throw LuaError.coding(problem, at: path, underlying: DecodingError.dataCorrupted(context))
   }
@@ -125,9 +138,9 @@ final class LuaDecoding: Decoder {
     guard case .table(let table) = value else {
       throw LuaError.decodingMismatch(value, expected: "table", at: codingPath, type: [Any].self)
     }
-    return LuaUnkeyedDecoding(
-      decoder: self, elements: try Self.elements(of: table, at: codingPath),
-      codingPath: codingPath)
+    let elements = try Self.elements(of: table, at: codingPath)
+    try Self.spend(elements.count, at: codingPath, options)
+    return LuaUnkeyedDecoding(decoder: self, elements: elements, codingPath: codingPath)
   }
 
   func singleValueContainer() -> any SingleValueDecodingContainer {

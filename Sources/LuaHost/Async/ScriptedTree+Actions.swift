@@ -65,10 +65,30 @@ extension ScriptedTree {
     _ function: LuaFunction, arguments: [LuaValue] = [], asMainChunk: Bool = false,
     isolation: isolated (any Actor)? = #isolation
   ) async throws -> [LuaValue] {
-    let (coroutine, progress) = try start(
-      function, arguments: arguments, asMainChunk: asMainChunk)
-    if case .finished(let results) = progress { return results }
-    return try await coroutine.finish(isolation: isolation)
+    try await drive(coroutine(for: function, asMainChunk: asMainChunk), arguments: arguments)
+  }
+
+  /// A coroutine of this tree for `function`, not started: its steps run as
+  /// ``start(_:arguments:asMainChunk:)``'s do.
+  func coroutine(for function: LuaFunction, asMainChunk: Bool = false) throws -> LuaCoroutine {
+    try callingLua {
+      try LuaCoroutine(function, asMainChunk: asMainChunk, step: stepper(origin: root))
+    }
+  }
+
+  /// Runs `coroutine` from its start to its end. Cancelling the task stops it wherever it
+  /// is, in its first stretch too (an endless loop with no deadline), not only where it
+  /// waits.
+  func drive(
+    _ coroutine: LuaCoroutine, arguments: [LuaValue],
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws -> [LuaValue] {
+    try await coroutine.stoppingOnCancel {
+      if case .finished(let results) = try coroutine.start(arguments: arguments) {
+        return results
+      }
+      return try await coroutine.resumeUntilDone()
+    }
   }
 
   /// Starts `function` (a script's main chunk, when `asMainChunk`) as a coroutine of this
@@ -80,9 +100,7 @@ extension ScriptedTree {
   public func start(_ function: LuaFunction, arguments: [LuaValue], asMainChunk: Bool = false)
     throws -> (coroutine: LuaCoroutine, progress: LuaCoroutine.Progress)
   {
-    let coroutine = try callingLua {
-      try LuaCoroutine(function, asMainChunk: asMainChunk, step: stepper(origin: root))
-    }
+    let coroutine = try coroutine(for: function, asMainChunk: asMainChunk)
     return (coroutine, try coroutine.start(arguments: arguments))
   }
 

@@ -123,6 +123,15 @@ extension ScriptedTree {
       }
       return
     }
+    // A plugin's `ui.root` is its panel (a boundary a host owns: `owner` is set by host
+    // code only), configured by the host's policy (its filter and Reset): the plugin may
+    // not replace or remove them.
+    if name == "on_error" || name == "on_reset", view === root, root.boundary?.owner != nil {
+      throw LuaError(
+        kind: .runtime,
+        message:
+          "ui.root.\(name): the panel's boundary is the host's; add a ui.boundary of your own")
+    }
     switch name {
     case "on_tap":
       view.onTap = function.map { function in

@@ -100,28 +100,66 @@ public final class Plugin: @unchecked Sendable {
   public func call(
     _ name: String, _ arguments: LuaValue..., isolation: isolated (any Actor)? = #isolation
   ) async -> [LuaValue]? {
+    let made: DrivenCall?
     do {
-      let started = try View.treeLock.withoutLock {
-        try lua.withLock { lua -> (LuaCoroutine, LuaCoroutine.Progress)? in
+      made = try View.treeLock.withoutLock {
+        try lua.withLock { lua -> DrivenCall? in
           guard let tree, !lua.isClosed,
             case .function(let function) = try lua.globals().rawGet(.string(LuaString(name)))
           else { return nil }
-          return try tree.start(function, arguments: arguments)
+          return DrivenCall(
+            tree: tree, coroutine: try tree.coroutine(for: function), arguments: arguments)
         }
       }
-      guard let (coroutine, progress) = started else { return nil }
-      if case .finished(let results) = progress { return results }
-      return try await coroutine.finish(isolation: isolation)
     } catch {
-      // Cancelled by the caller (before it started, or while it waited), or unloaded
-      // meanwhile: nothing to show.
-      let cancelled = (error as? LuaError)?.kind == .interrupted && Task.isCancelled
-      guard !cancelled, isLoaded else { return nil }
-      // Reading a `ui.error` value takes the state: before the tree lock.
-      let shown = run { _ in tree.map { $0.presentable(error, origin: panel) } ?? error } ?? error
-      View.treeLock.withLock { _ = panel.environment.errorHandler.handle(shown) }
+      show(error)
       return nil
     }
+    guard let made else { return nil }
+    // In a task the panel tracks, so that unloading the plugin (or removing its panel)
+    // cancels it, as the caller's own cancellation does; cancelling stops the function
+    // wherever it is, waiting or running.
+    let outcome = LockedValue<Result<UncheckedResults, any Error>?>(nil)
+    let task = View.treeLock.withLock { () -> Task<Void, Never> in
+      var started: Task<Void, Never>?
+      panel.track { finished in
+        let task = Task {
+          do {
+            let results = try await made.tree.drive(made.coroutine, arguments: made.arguments)
+            outcome.withLock { $0 = .success(UncheckedResults(values: results)) }
+          } catch {
+            outcome.withLock { $0 = .failure(error) }
+          }
+          finished()
+        }
+        started = task
+        return task
+      }
+      return started!
+    }
+    await withTaskCancellationHandler {
+      await task.value
+    } onCancel: {
+      task.cancel()
+    }
+    switch outcome.withLock({ $0 }) {
+    case .success(let results): return results.values
+    case .failure(let error):
+      // Cancelled by the caller (before it started, or while it ran or waited), or stopped
+      // by the unload: nothing to show.
+      let stopped = (error as? LuaError)?.kind == .interrupted || error is CancellationError
+      if (stopped && Task.isCancelled) || !isLoaded { return nil }
+      show(error)
+      return nil
+    case nil: return nil
+    }
+  }
+
+  /// Shows `error` on the panel (a `ui.error` value as its alert says).
+  private func show(_ error: any Error) {
+    // Reading a `ui.error` value takes the state: before the tree lock.
+    let shown = run { _ in tree.map { $0.presentable(error, origin: panel) } ?? error } ?? error
+    View.treeLock.withLock { _ = panel.environment.errorHandler.handle(shown) }
   }
 
   /// Sends the event `name` to the plugin: calls its global function `name`, if it defines
@@ -140,6 +178,10 @@ public final class Plugin: @unchecked Sendable {
       return true
     } ?? false
   }
+
+  /// Whether the plugin's own code runs on this thread now (its state's lock is held
+  /// here): a reset it causes must not restart it.
+  var isBusyOnThisThread: Bool { lua.lock.isHeldByCurrentThread }
 
   /// The plugin's work in flight: handlers that wait, and timers. Empty once unloaded.
   public var pendingWork: PendingWork { pending }
@@ -175,4 +217,19 @@ public final class Plugin: @unchecked Sendable {
       panel.cancelWork()  // also when the panel had no parent any more
     }
   }
+}
+
+/// A call's coroutine, carried into the task that drives it. The unchecked conformance
+/// holds: the task is its only user until it ends, and each step of the coroutine takes
+/// the state's lock.
+private struct DrivenCall: @unchecked Sendable {
+  let tree: ScriptedTree
+  let coroutine: LuaCoroutine
+  let arguments: [LuaValue]
+}
+
+/// A call's results, carried out of its task to the awaiting caller, who alone reads them
+/// once the task has ended.
+private struct UncheckedResults: @unchecked Sendable {
+  let values: [LuaValue]
 }

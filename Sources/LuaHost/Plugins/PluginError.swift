@@ -23,6 +23,9 @@ public enum PluginError: Error, Equatable, CustomStringConvertible {
   /// The plugin could not be set up for a reason that is not its manifest's (its sandbox
   /// could not be made, or the app's components were refused).
   case cannotLoad(plugin: String, reason: String)
+  /// The plugin's panel was reset, and starting it again from its files failed: it is
+  /// unloaded (its files were removed or broken since it loaded, say).
+  case cannotRestart(plugin: String, reason: String)
 
   /// A readable explanation.
   public var description: String {
@@ -38,6 +41,8 @@ public enum PluginError: Error, Equatable, CustomStringConvertible {
     case .unreadableFolder(let path, let reason):
       "cannot read the plugins folder \(path): \(reason)"
     case .cannotLoad(let plugin, let reason): "plugin \(plugin) could not be loaded: \(reason)"
+    case .cannotRestart(let plugin, let reason):
+      "plugin \(plugin) could not be restarted, and is unloaded: \(reason)"
     case .badName(let name):
       "bad plugin name '\(name.visibleControls(keepingNewlines: false))' (1 to 64 letters, digits, '_', '-' or '.')"
     }

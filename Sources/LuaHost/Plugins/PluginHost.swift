@@ -111,12 +111,14 @@ public final class PluginHost: @unchecked Sendable {
       modules.compactMap(\.capability))
   }
 
-  /// Returns once no plugin has work in flight (handlers that wait, timers), as node
-  /// waits for its timers before it exits. Work started meanwhile is waited for too.
+  /// Returns once no plugin has work in flight (handlers that wait, timers) and no
+  /// restart after a Reset is under way, as node waits for its timers before it exits.
+  /// Work started meanwhile is waited for too.
   public func idle() async {
     while true {
+      await restarts.idle()
       let busy = plugins.filter { $0.pendingWork.count > 0 }
-      if busy.isEmpty { return }
+      if busy.isEmpty && restarts.count == 0 { return }
       for plugin in busy { await plugin.pendingWork.idle() }
     }
   }
@@ -220,15 +222,16 @@ public final class PluginHost: @unchecked Sendable {
     sandbox.warningOutput = sandbox.output  // labelled as `print` is
     let lua = try LuaState(sandbox: sandbox)
     lua.lock.name = "plugin '\(manifest.name)'"  // for a refused deadlock's message
-    // Reset restarts the plugin as `reload` does; an error doing it (its files are gone,
-    // say) goes up from the container, as the host's own failure.
-    let name = manifest.name
-    let panelConfiguration = policy.boundary(for: name) { [weak self] _ in
-      try self?.reload(name)
+    // Reset restarts the plugin (`restartAfterReset`): the closure finds it by identity,
+    // so a stale alert cannot restart a newer instance of the same name.
+    let restartee = WeakPlugin()
+    let panelConfiguration = policy.boundary(for: manifest.name) { [weak self] _ in
+      self?.restartAfterReset(restartee.plugin)
     }
     let panel = View.boundary(id: manifest.name, panelConfiguration)
     let tree = try ScriptedTree(lua: lua, root: panel, components: components)
     let plugin = Plugin(path: path, manifest: manifest, policy: policy, panel: panel, tree: tree)
+    restartee.plugin = plugin
     // Registering and placing the panel happen together, so two threads loading plugins
     // with one name cannot both succeed. Lock order: the tree, then the registry (a Swift
     // action runs under the tree lock and may read `plugins`).
@@ -277,16 +280,53 @@ public final class PluginHost: @unchecked Sendable {
   /// - Throws: as ``unload(_:)`` and ``load(path:at:policy:)``.
   @discardableResult
   public func reload(_ name: String) throws -> Plugin {
-    let (old, index) = try registry.withLock { registry in
-      guard let index = registry.plugins.firstIndex(where: { $0.name == name }) else {
+    let old = try registry.withLock { registry in
+      guard let plugin = registry.plugins.first(where: { $0.name == name }) else {
         throw PluginError.unknownPlugin(name)
       }
-      return (registry.plugins[index], index)
+      return plugin
     }
+    guard let new = try replace(old) else { throw PluginError.unknownPlugin(name) }
+    return new
+  }
+
+  /// Unloads `old` and loads its files again in its place, under its policy; nil if `old`
+  /// is not loaded any more (another thread unloaded or replaced it).
+  private func replace(_ old: Plugin) throws -> Plugin? {
     let panelIndex = withTree { container in container.children.firstIndex { $0 === old.panel } }
-    try unload(name)
+    let index = registry.withLock { registry -> Int? in
+      guard let index = registry.plugins.firstIndex(where: { $0 === old }) else { return nil }
+      registry.plugins.remove(at: index)
+      return index
+    }
+    guard let index else { return nil }
+    old.unload()
     return try load(
       path: old.path, at: panelIndex.map { min($0, index) } ?? index, policy: old.policy)
+  }
+
+  /// Work the host runs itself: restarts after a Reset. ``idle()`` waits for it.
+  private let restarts = PendingWork()
+
+  /// What a Reset of `plugin`'s panel does: restarts the plugin from its files, in a task,
+  /// once the reset has returned (the reset may come from code that holds the tree lock
+  /// in ways a restart cannot wait under, a `TreeLocked` value's, say). Nothing happens if
+  /// the plugin's own code asked for it (its state is busy on this thread: a plugin that
+  /// restarted itself could do so for ever), or if it is no longer the loaded instance.
+  /// A restart that fails is routed from the container as
+  /// ``PluginError/cannotRestart(plugin:reason:)``.
+  private func restartAfterReset(_ plugin: Plugin?) {
+    guard let plugin, plugin.isLoaded, !plugin.isBusyOnThisThread else { return }
+    restarts.begin()
+    Task.detached { [self, restarts] in
+      defer { restarts.end() }
+      do {
+        _ = try replace(plugin)
+      } catch {
+        let failure = PluginError.cannotRestart(plugin: plugin.name, reason: "\(error)")
+        withTree { container in _ = container.environment.errorHandler.handle(failure) }
+      }
+    }
   }
 
   /// Takes the plugin named `name` off the list.
@@ -335,4 +375,11 @@ public final class PluginHost: @unchecked Sendable {
     var info = stat()
     return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
   }
+}
+
+/// A plugin held weakly, for its panel's reset closure (made before the plugin is).
+private final class WeakPlugin: @unchecked Sendable {
+  // `@unchecked Sendable` is justified: `plugin` is set once, before the panel is placed in
+  // the tree (so before any reset can read it), and only read afterwards.
+  weak var plugin: Plugin?
 }

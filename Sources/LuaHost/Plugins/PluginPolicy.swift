@@ -41,14 +41,18 @@ public struct PluginPolicy {
   public var retryLabel: String
   /// Whether the panel's alerts offer "Reset" (``resetLabel``), which restarts the plugin
   /// from its files in a fresh sandbox, in the same place, under the same policy (what
-  /// ``PluginHost/reload(_:)`` does).
+  /// ``PluginHost/reload(_:)`` does). The restart runs in a task once the reset returns;
+  /// ``PluginHost/idle()`` waits for it. Only the host restarts a plugin: its own code can
+  /// neither press its panel's Reset nor restart it through a reset key, and a restart
+  /// that fails is routed from the host's container as
+  /// ``PluginError/cannotRestart(plugin:reason:)``.
   public var offersReset: Bool
   /// The label of the reset button.
   public var resetLabel: String
   /// Names of environment values (`EnvironmentValues[named:]`) set at the panel or above
   /// it: changing one while the panel shows an alert resets the panel, as
-  /// react-error-boundary's `resetKeys` do (with ``offersReset``, the plugin restarts;
-  /// without it, its alerts are dismissed).
+  /// react-error-boundary's `resetKeys` do (with ``offersReset``, the plugin restarts,
+  /// unless its own code changed the value; without it, its alerts are dismissed).
   public var resetKeys: Set<String>
   /// Decides per error what the panel does (handle, decline, transform, escalate); an
   /// escalation stays in the panel, which is isolated. Nil handles every error.

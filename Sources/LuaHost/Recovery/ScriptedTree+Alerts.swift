@@ -62,7 +62,7 @@ extension ScriptedTree {
           index = Int(number) - 1
         default: return .notFound
         }
-        try tree.checkMayPress(alert.actions[index])
+        try tree.checkMayPress(alert.actions[index], on: boundary)
         return boundary.choose(at: index, of: alert)
       }
       guard result != .notFound else {
@@ -78,9 +78,13 @@ extension ScriptedTree {
   /// Throws if this script may not press `action`: a sandboxed plugin (whose `ui.root` is
   /// not the top of its tree) presses only recovery actions it made itself; the app's own
   /// (a Swift error's recovery options, an app filter's) are for the user to choose.
-  func checkMayPress(_ action: AlertAction) throws {
-    guard root.parent != nil, action.role == .recovery, action.owner != ObjectIdentifier(self)
-    else { return }
+  /// Resetting the panel itself (`ui.root`, whose Reset the host's policy gave) is the
+  /// host's too: it restarts the plugin.
+  func checkMayPress(_ action: AlertAction, on boundary: View) throws {
+    guard root.parent != nil else { return }
+    let hostsRecovery = action.role == .recovery && action.owner != ObjectIdentifier(self)
+    let panelReset = action.role == .reset && boundary === root
+    guard hostsRecovery || panelReset else { return }
     throw LuaError(
       kind: .runtime,
       message: "alert:choose: '\(action.label)' is the host's button; a plugin cannot press it")

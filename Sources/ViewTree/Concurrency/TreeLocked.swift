@@ -23,10 +23,14 @@
 /// action that reads the model, would wait for each other).
 ///
 /// Inside ``withValue(_:)``, don't wait and don't run Lua: copy what you need out, await
-/// or run, then come back. Code that runs Lua (a tap of a scripted view, `View.send` to a
-/// Lua handler, a plugin call, `withState`) sets the tree lock aside, which would hand the
-/// value to other threads while `body` still has it; it stops the process instead, as a
-/// confined Lua state used without its lock does.
+/// or run, then come back. Code that runs Lua sets the tree lock aside, which would hand
+/// the value to other threads while `body` still has it; it stops the process instead, as
+/// a confined Lua state used without its lock does. Lua runs in: a tap or change of a
+/// scripted view, `View.send` to a Lua handler, an error routed to a boundary with a Lua
+/// `on_error`, `choose` or `reset` of a boundary with a Lua `on_reset`, a plugin call,
+/// `withState`, and `PluginHost`'s `load`, `reload` and `unload`. (A Reset that restarts a
+/// plugin runs later, in a task, so setting a reset key is safe here.) Nor take
+/// ``withValue(_:)`` of the same value again inside it.
 public final class TreeLocked<Value>: @unchecked Sendable {
   // `@unchecked Sendable` is justified: `value` is read and written only in `withValue`,
   // holding `View.treeLock`.

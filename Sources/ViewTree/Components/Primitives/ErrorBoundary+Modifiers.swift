@@ -20,8 +20,10 @@ extension ErrorBoundary {
   /// The alert offers a reset button labelled `label`. Resetting (the button, or a change
   /// of one of the ``resetKeys(_:)``) removes the boundary's views, runs `action` (put the
   /// state that failed back, say), and builds the boundary's content again, fresh, as
-  /// react-error-boundary re-renders its children. An error `action` throws goes up from
-  /// the boundary's parent, and the content is not built.
+  /// react-error-boundary re-renders its children. The content is built even when
+  /// `action` throws (the boundary is never left empty); the error then goes up from the
+  /// boundary's parent. The views are new: Swift code that kept one of the old ones (a
+  /// plugin host's container, say) should find it again after a reset.
   public func onReset(_ label: String = "Reset", perform action: @escaping () throws -> Void = {})
     -> ErrorBoundary
   {
@@ -29,8 +31,8 @@ extension ErrorBoundary {
     let content = content
     copy.configuration.resetLabel = label
     copy.configuration.onReset = { boundary in
+      defer { content.mountParts(into: boundary) }
       try action()
-      content.mountParts(into: boundary)
     }
     return copy
   }
