@@ -6,7 +6,7 @@ import ViewTree
 /// Item 6: the app decides each plugin's panel policy when it loads plugins, and a plugin
 /// keeps it across reload.
 @Suite(.timeLimit(.minutes(10))) struct Item06PluginPolicyTests {
-  @Test func thePolicyGivesRetryAndResetAndSurvivesReload() throws {
+  @Test func thePolicyGivesRetryAndResetAndSurvivesReload() async throws {
     let window = View.window(id: "app")
     let container = View.stack(id: "plugins")
     try window.add(container)
@@ -24,6 +24,7 @@ import ViewTree
     let labels = View.treeLock.withLock { reloaded.panel.alert?.actions.map(\.label) }
     #expect(labels == ["Try again", "Reset", "That sucks"])
     #expect(reloaded.panel.choose("Reset") == .reset)
+    await host.idle()  // the restart runs in a task once the reset returns
     let restarted = try #require(host.plugin(named: "notes"))
     #expect(restarted !== reloaded && restarted.policy.offersReset)
   }
