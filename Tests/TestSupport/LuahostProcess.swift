@@ -64,14 +64,15 @@ public enum Luahost {
   /// must not hang the suite.
   public static let defaultTimeout: Double = 120
 
-  /// Runs `luahost` with `arguments`, feeding `stdin`, and waits for it to exit, or kills
-  /// it after `timeout` seconds (the result then has status 137 and says so on stderr).
+  /// Runs `luahost` (or another `program`) with `arguments`, feeding `stdin`, and waits for
+  /// it to exit, or kills it after `timeout` seconds (the result then has status 137 and
+  /// says so on stderr).
   public static func run(
     _ arguments: [String], stdin: String = "", environment: [String: String] = [:],
-    directory: String? = nil, timeout: Double = defaultTimeout
+    directory: String? = nil, timeout: Double = defaultTimeout, program: URL? = nil
   ) throws -> ProcessResult {
     let process = Process()
-    process.executableURL = executable
+    process.executableURL = program ?? executable
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     env["LUA_INIT"] = nil

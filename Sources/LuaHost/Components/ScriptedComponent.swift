@@ -73,6 +73,8 @@ public struct ScriptedComponent {
 
   /// The kind of the views this component makes: `ViewKind(name)`.
   public var kind: ViewKind { ViewKind(name) }
+  /// Types and summaries for editors, set by `describe` (``LuaDefinitions``).
+  var documentation = APIDocumentation()
 
   /// A component whose constructor `ui.<name>(spec)` calls `make`. `make` returns a fresh
   /// view of kind `ViewKind(name)`, usually with its `View.model` set; the default makes

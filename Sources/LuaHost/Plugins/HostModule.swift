@@ -29,6 +29,8 @@ public struct HostModule {
   /// What a plugin must be granted to get the module; nil: every plugin gets it.
   public let capability: PluginCapability?
   let open: (LuaState) throws -> LuaValue
+  /// Types and summaries for editors, set by `describe` (``LuaDefinitions``).
+  var documentation = APIDocumentation()
 
   /// A module named `name` whose value `open` makes in each plugin's state.
   /// - Throws: a `usage` `LuaError` when `name` is not a module name (1 to 64 letters,

@@ -35,40 +35,16 @@ package struct ScriptRunner {
   /// The version banner; it ends like `lua`'s, with Lua's copyright line.
   package static let version = "luahost 0.1.0, \(LuaState.copyright)"
 
-  /// The `--help` text.
-  package static let usage = """
-    usage: luahost [options] [script [args]]
-           luahost test [options] [PATH...]   (see luahost test --help)
-    Available options are:
-      -e stat   execute string 'stat'
-      -i        enter interactive mode after executing 'script'
-      -l mod    require library 'mod' into global 'mod'
-      -l g=mod  require library 'mod' into global 'g'
-      -v        show version information
-      -E        ignore environment variables
-      -W        turn warnings on
-      --plugins DIR      load the plugins in DIR (each sandboxed, with its own panel)
-      --error-log FILE   append every routed error to FILE as a line of JSON
-      --trusted          full standard library, no sandbox; started through a link
-                         named lua, luahost is always trusted (runs Lua's test suite)
-      --allow LIBS       grant sandboxed scripts io, os, package and/or debug (comma-separated)
-      --memory SIZE      memory limit, e.g. 64M, or none; sandboxed scripts default to
-                         256M, plugins to 64M
-      --timeout DURATION wall-clock limit per call and for the whole run, timers
-                         included, e.g. 500ms, 2s
-      --instructions N   instruction budget per call
-      --help    show this help
-      --        stop handling options
-      -         stop handling options and execute stdin
-    Exit status: 0 success, 1 script error, 2 usage error (bad option, unreadable script).
-    """
-
   /// Runs everything the command line asks for.
   package func run() -> ExitStatus {
-    if arguments.first == "test" {
+    switch arguments.first {
+    case "test":
       return TestCommand.run(
         arguments: Array(arguments.dropFirst()), environment: environment,
         stdoutIsTerminal: isatty(1) != 0)
+    case "definitions": return DefinitionsCommand.run(arguments: Array(arguments.dropFirst()))
+    case "new": return NewPluginCommand.run(arguments: Array(arguments.dropFirst()))
+    default: break
     }
     var options: CommandLineOptions
     do {

@@ -45,10 +45,16 @@ final class TestEnvironment {
 
   /// Installs the test API and runs the test file; returns the registered tests.
   func load(file: String) throws -> LuaTable {
-    let prelude = try lua.load(TestPrelude.source, name: "=luahost:test")
-    let registry = try prelude.call(.table(makeHostHelpers())).first ?? .nil
+    let registry = try installTestAPI()
     try lua.run(file: file)
     return try LuaTable(luaValue: registry)
+  }
+
+  /// Installs the test API (`test`, `describe`, `expect`, `compile`); returns the table
+  /// the tests register in.
+  func installTestAPI() throws -> LuaValue {
+    let prelude = try lua.load(TestPrelude.source, name: "=luahost:test")
+    return try prelude.call(.table(makeHostHelpers())).first ?? .nil
   }
 
   private func makeHostHelpers() throws -> LuaTable {

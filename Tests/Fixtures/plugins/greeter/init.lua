@@ -1,4 +1,4 @@
 local words = require("lib.words")
 ui.root:add(ui.text{ id = "greeting", text = words.hello("plugins") })
-local ok, err = pcall(require, "../../escape")
+local ok = pcall(require, "../../escape")
 print("escape blocked:", not ok)
