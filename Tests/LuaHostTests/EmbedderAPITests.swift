@@ -177,3 +177,19 @@ enum ErrorLogEntryProbe {
     return entries.withLock { $0[0] }
   }
 }
+
+/// A table a plugin returns is read holding the plugin's lock: `call(_:_:as:)`.
+@Suite(.timeLimit(.minutes(10))) struct TypedPluginCallTests {
+  @Test func aTableResultConvertsUnderThePluginsLock() throws {
+    let (_, container, _) = try pluginWindow()
+    let path = try Luahost.temporaryFile(
+      "function titles() return { 'milk', 'report' } end function count() return 'three' end")
+    let host = PluginHost(container: container, output: { _ in })
+    let plugin = try host.load(path: path)
+    #expect(plugin.call("titles", as: [String].self) == ["milk", "report"])
+    #expect(plugin.call("missing", as: Int.self) == nil)
+    #expect(plugin.call("count", as: Int.self) == nil)  // does not convert: an alert
+    let message = View.treeLock.withLock { plugin.panel.alert?.message ?? "" }
+    #expect(message.contains("expected"), "\(message)")
+  }
+}
