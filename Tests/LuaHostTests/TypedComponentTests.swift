@@ -186,3 +186,31 @@ extension ScriptedComponent {
     #expect(meter.model(as: MeterModel.self)?.marks == ["a"])
   }
 }
+
+/// What a component's setter stores in `view.properties` is charged to the script, as the
+/// built-in `text` is: a plugin cannot park its strings on the Swift side for free.
+@Suite(.timeLimit(.minutes(10))) struct ComponentPropertyChargeTests {
+  @Test func storedPropertiesCountAgainstTheMemoryLimit() throws {
+    var label = try ScriptedComponent("label")
+    label.property(
+      "caption", get: { $0.properties["caption"] }, set: { $0.properties["caption"] = $1 })
+    var sandbox = LuaSandbox()
+    sandbox.memoryLimit = 8 << 20
+    sandbox.timeout = .seconds(60)  // a bound, not a stop: the memory limit ends it
+    let root = View.window(id: "root")
+    let tree = try ScriptedTree(lua: LuaState(sandbox: sandbox), root: root, components: [label])
+    let error = try #require(throws: LuaError.self) {
+      try tree.run(
+        """
+        local s = ('x'):rep(1 << 20)
+        for i = 1, 1000 do ui.root:add(ui.label{id = 'l' .. i}).caption = s .. i end
+        """)
+    }
+    #expect(error.kind == .memory, "\(error.message)")
+    // The last caption that did not fit was put back: no view holds more than was paid for.
+    let captions = View.treeLock.withLock {
+      root.children.compactMap { $0.properties["caption"]?.stringValue }.count
+    }
+    #expect(captions < 8, "\(captions) captions of 1 MiB kept under an 8 MiB limit")
+  }
+}

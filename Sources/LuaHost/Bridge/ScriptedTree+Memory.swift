@@ -93,6 +93,27 @@ extension ScriptedTree {
     guard view.adjustCharge(by: new - old) else { throw Self.outOfMemory }
   }
 
+  /// Writes a component's property, and charges the script for what the view's own
+  /// properties grew by (a setter that stores the script's text in `view.properties`
+  /// would otherwise keep it for free). If the growth does not fit, the properties are put
+  /// back as they were and the script gets a memory error. What a component keeps in its
+  /// own model is its author's to bound.
+  func set(_ name: String, of view: View, by component: ScriptedComponent, to value: LuaValue)
+    throws
+  {
+    let before = view.properties
+    let oldCost = Self.memoryCost(of: view)
+    try component.set(name, of: view, to: value)
+    let newCost = Self.memoryCost(of: view)
+    guard newCost != oldCost else { return }
+    do {
+      try recharge(view, from: oldCost, to: newCost)
+    } catch {
+      view.properties = before
+      throw error
+    }
+  }
+
   /// `view.setValue(text)`, charged to the view's account first.
   /// - Throws: a `.memory` `LuaError` if the new value does not fit.
   func setValue(of view: View, to text: String) throws -> Bool {

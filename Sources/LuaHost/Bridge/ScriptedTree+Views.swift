@@ -72,7 +72,7 @@ extension ScriptedTree {
           },
           set: lockedSet { view, value in
             if let component = try tree().override(name, of: view) {
-              return try component.set(name, of: view, to: value)
+              return try tree().set(name, of: view, by: component, to: value)
             }
             let text = value.isNil ? nil : try string(value)
             try tree().recharge(
@@ -92,7 +92,7 @@ extension ScriptedTree {
         },
         set: lockedSet { view, value in
           if let component = try tree().override("value", of: view) {
-            return try component.set("value", of: view, to: value)
+            return try tree().set("value", of: view, by: component, to: value)
           }
           _ = try tree().setValue(of: view, to: string(value))
         })
@@ -121,7 +121,7 @@ extension ScriptedTree {
           if component.events.contains(name) {
             return try tree.setHandler(name, of: view, to: value)
           }
-          try component.set(name, of: view, to: value)
+          try tree.set(name, of: view, by: component, to: value)
         })
       type.property("env", get: locked { try tree().lua.userdata(ScriptedEnvironment(view: $0)) })
       type.property(
