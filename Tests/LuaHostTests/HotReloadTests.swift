@@ -161,6 +161,40 @@ import ViewTree
     #expect(lines.withLock { $0 }.contains { $0.hasPrefix("[p] on_unload failed: ") })
   }
 
+  @Test func aCyclicOnUnloadValueIsRefusedAndTheNewVersionStartsWithout() async throws {
+    try write("function on_unload() local t = {} t.t = t return t end")
+    _ = try host.hotReload("p")
+    let watcher = try host.watch(folder)
+    defer { watcher.stop() }
+    var events = watcher.events.makeAsyncIterator()
+    try write("local previous = ...\nfunction version() return previous == nil and 8 or 0 end")
+    #expect(await events.next() == .reloaded("p"))
+    #expect(version() == 8)
+    #expect(lines.withLock { $0 }.contains { $0.contains("nests more than 32 tables") })
+  }
+
+  @Test func aFolderPluginReloadsWhenAFileInsideChanges() async throws {
+    let plugin = folder + "/f"
+    try FileManager.default.createDirectory(atPath: plugin, withIntermediateDirectories: false)
+    try write("return 1", to: "f/value.lua")
+    try write("function version() return require('value') end", to: "f/init.lua")
+    try host.load(path: plugin)
+    #expect(version(of: "f") == 1)
+    let watcher = try host.watch(folder)
+    defer { watcher.stop() }
+    var events = watcher.events.makeAsyncIterator()
+    try write("return 2", to: "f/value.lua")
+    #expect(await events.next() == .reloaded("f"))
+    #expect(version(of: "f") == 2)
+    try FileManager.default.removeItem(atPath: plugin + "/init.lua")
+    guard case .failed("f", .reloadFailed(_, let reason, _)) = await events.next() else {
+      Issue.record("no failed reload")
+      return
+    }
+    #expect(reason.contains("is not a plugin"))
+    #expect(version(of: "f") == 2)
+  }
+
   @Test func theOldVersionsTimersDoNotRunAfterTheReload() async throws {
     try write(
       """
