@@ -2,6 +2,12 @@ import Lua
 import Synchronization
 import ViewTree
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A loaded plugin: its own sandboxed `lua_State`, its own panel in the app tree, wrapped
 /// in its own error boundary, so its errors raise alerts attributed to it and nothing else.
 ///
@@ -32,6 +38,9 @@ public final class Plugin: @unchecked Sendable {
   private let lua: LuaState
   /// The tree's pending work, kept after unloading (it then drains: unloading cancels it).
   private let pending: PendingWork
+
+  /// When this version was loaded, in seconds since 1970 (a hot reload's alert names it).
+  let loadedAt = time(nil)
 
   /// The plugin's name.
   public var name: String { manifest.name }
@@ -70,6 +79,26 @@ public final class Plugin: @unchecked Sendable {
         return nil
       }
     }
+  }
+
+  /// Runs `body` as ``run(_:)`` does, but returns its failure instead of showing it.
+  func attempt(_ body: (LuaState) throws -> Void) -> (any Error)? {
+    View.treeLock.withoutLock {
+      do {
+        try lua.withLock { lua in
+          guard tree != nil, !lua.isClosed else { return }
+          try body(lua)
+        }
+        return nil
+      } catch {
+        return error
+      }
+    }
+  }
+
+  /// Shows `error` (a failure of the main chunk, say) on the panel, as ``run(_:)`` does.
+  func show(loadFailure error: any Error) {
+    View.treeLock.withLock { _ = panel.environment.errorHandler.handle(error) }
   }
 
   /// Calls the global function `name` of the plugin (an event handler such as `on_event`),

@@ -26,6 +26,11 @@ public enum PluginError: Error, Equatable, CustomStringConvertible {
   /// The plugin's panel was reset, and starting it again from its files failed: it is
   /// unloaded (its files were removed or broken since it loaded, say).
   case cannotRestart(plugin: String, reason: String)
+  /// A hot reload of the plugin (``PluginHost/hotReload(_:)``) failed: its new files could
+  /// not be loaded, or their main chunk failed before its first wait (the Lua error, as
+  /// `reason`). The version loaded at `loadedAt` (a local time, `HH:MM:SS`) keeps running;
+  /// the error shows on its panel.
+  case reloadFailed(plugin: String, reason: String, loadedAt: String)
 
   /// A readable explanation.
   public var description: String {
@@ -43,6 +48,8 @@ public enum PluginError: Error, Equatable, CustomStringConvertible {
     case .cannotLoad(let plugin, let reason): "plugin \(plugin) could not be loaded: \(reason)"
     case .cannotRestart(let plugin, let reason):
       "plugin \(plugin) could not be restarted, and is unloaded: \(reason)"
+    case .reloadFailed(_, let reason, let loadedAt):
+      "reload failed: \(reason); still running the version loaded at \(loadedAt)"
     case .badName(let name):
       "bad plugin name '\(name.visibleControls(keepingNewlines: false))' (1 to 64 letters, digits, '_', '-' or '.')"
     }

@@ -31,7 +31,7 @@ public final class PluginHost: @unchecked Sendable {
   // (components) or the loading plugin's state lock and then the tree lock (`open`);
   // everything else that changes lives in `registry`, a mutex. The app's `policy` closure
   // runs on the loading thread, outside the mutex, as the init's doc says.
-  private struct Registry {
+  struct Registry {
     var allowed: Set<PluginCapability>
     var limits: LuaSandbox
     var output: @Sendable (String) -> Void
@@ -45,10 +45,10 @@ public final class PluginHost: @unchecked Sendable {
   public let components: [ScriptedComponent]
   /// The app's Lua modules, each granted to the plugins its capability allows.
   public let modules: [HostModule]
-  private let registry: LockedValue<Registry>
+  let registry: LockedValue<Registry>
   /// Held by every call from a plugin into one of ``modules``' Swift functions: the app's
   /// module code runs one call at a time, whichever plugin's thread it is called on.
-  private let moduleLock: ReentrantLock = {
+  let moduleLock: ReentrantLock = {
     let lock = ReentrantLock()
     lock.name = "the host's modules"
     return lock
@@ -169,104 +169,10 @@ public final class PluginHost: @unchecked Sendable {
   public func load(path: String, at index: Int? = nil, policy: PluginPolicy? = nil) throws
     -> Plugin
   {
-    let isFolder = Self.isDirectory(path)
-    let entry = isFolder ? path + "/init.lua" : path
-    guard isFolder ? Self.isFile(entry) : path.hasSuffix(".lua") && Self.isFile(path) else {
-      throw PluginError.notAPlugin(path: path)
-    }
-    let baseName = String(path.split(separator: "/").last ?? "plugin")
-    let defaultName = baseName.hasSuffix(".lua") ? String(baseName.dropLast(4)) : baseName
-    var manifest = PluginManifest(name: defaultName)
-    if isFolder,
-      let source = try? LuaState.readFile(
-        path + "/manifest.lua", maxSize: 1 << 20, regularFileOnly: true)
-    {
-      manifest = try PluginManifest(
-        source: String(decoding: source, as: UTF8.self), defaultName: defaultName)
-    }
-    // A default name (the file's or folder's) is checked as a manifest's is.
-    guard PluginManifest.isValidName(manifest.name) else {
-      throw PluginError.badName(manifest.name)
-    }
-    let settings = registry.withLock { $0 }
-    let policy = policy ?? settings.policy(manifest)
-    let allowed = policy.allowed ?? settings.allowed
-    let known = knownCapabilities
-    if let unknown = manifest.capabilities.subtracting(known).sorted().first {
-      throw PluginError.unknownCapability(
-        plugin: manifest.name, capability: unknown.rawValue, known: known.map(\.rawValue).sorted())
-    }
-    let refused = manifest.capabilities.subtracting(allowed)
-    guard refused.isEmpty else {
-      throw PluginError.capabilitiesNotAllowed(
-        plugin: manifest.name, capabilities: refused.map(\.rawValue).sorted())
-    }
-    guard plugin(named: manifest.name) == nil else {
-      throw PluginError.duplicateName(manifest.name)
-    }
-
-    var sandbox = policy.limits ?? settings.limits
-    sandbox.capabilities = Set(manifest.capabilities.compactMap(\.library))
-    sandbox.moduleDirectory = isFolder ? path : nil
-    let label = manifest.name
-    let output = settings.output
-    // Every line of a printed text carries the label, and control characters and bytes
-    // that are not UTF-8 show as escapes (a carriage return could hide the label), so a
-    // plugin cannot print a line that looks like another plugin's.
-    sandbox.output = { line in
-      for part in line.bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-      {
-        output("[\(label)] " + LuaString(bytes: part).visibleText())
-      }
-    }
-    sandbox.warningOutput = sandbox.output  // labelled as `print` is
-    let lua = try LuaState(sandbox: sandbox)
-    lua.lock.name = "plugin '\(manifest.name)'"  // for a refused deadlock's message
-    // Reset restarts the plugin (`restartAfterReset`): the closure finds it by identity,
-    // so a stale alert cannot restart a newer instance of the same name.
-    let restartee = WeakPlugin()
-    let panelConfiguration = policy.boundary(for: manifest.name) { [weak self] _ in
-      self?.restartAfterReset(restartee.plugin)
-    }
-    let panel = View.boundary(id: manifest.name, panelConfiguration)
-    let tree = try ScriptedTree(lua: lua, root: panel, components: components)
-    let plugin = Plugin(path: path, manifest: manifest, policy: policy, panel: panel, tree: tree)
-    restartee.plugin = plugin
-    // Registering and placing the panel happen together, so two threads loading plugins
-    // with one name cannot both succeed. Lock order: the tree, then the registry (a Swift
-    // action runs under the tree lock and may read `plugins`).
-    try View.treeLock.withLock {
-      try registry.withLock { registry in
-        guard !registry.plugins.contains(where: { $0.name == manifest.name }) else {
-          lua.close()
-          throw PluginError.duplicateName(manifest.name)
-        }
-        try insert(panel, at: index)
-        if let index, index <= registry.plugins.count {
-          registry.plugins.insert(plugin, at: index)
-        } else {
-          registry.plugins.append(plugin)
-        }
-      }
-    }
-    let modules = modules
-    let moduleLock = moduleLock
-    plugin.run { lua in
-      try View.treeLock.withLock {
-        // Every Swift function a module makes holds the host's module lock when called.
-        try lua.withCallbackGate(moduleLock) {
-          for module in modules {
-            try module.install(
-              in: lua, granted: module.capability.map(manifest.capabilities.contains) ?? true,
-              plugin: manifest.name)
-          }
-        }
-      }
-      // As a coroutine: the main chunk may wait (timer.sleep, the host's async functions);
-      // the rest then runs in the background, and its error reaches the panel.
-      try tree.runAction(lua.load(file: entry), origin: panel)
-    }
-    return plugin
+    let made = try make(path: path, policy: policy)
+    try register(made.plugin, at: index)
+    if let error = start(made, previousState: nil) { made.plugin.show(loadFailure: error) }
+    return made.plugin
   }
 
   /// Unloads a plugin: closes its state and removes its panel.
@@ -292,7 +198,7 @@ public final class PluginHost: @unchecked Sendable {
 
   /// Unloads `old` and loads its files again in its place, under its policy; nil if `old`
   /// is not loaded any more (another thread unloaded or replaced it).
-  private func replace(_ old: Plugin) throws -> Plugin? {
+  func replace(_ old: Plugin) throws -> Plugin? {
     let panelIndex = withTree { container in container.children.firstIndex { $0 === old.panel } }
     let index = registry.withLock { registry -> Int? in
       guard let index = registry.plugins.firstIndex(where: { $0 === old }) else { return nil }
@@ -315,7 +221,7 @@ public final class PluginHost: @unchecked Sendable {
   /// restarted itself could do so for ever), or if it is no longer the loaded instance.
   /// A restart that fails is routed from the container as
   /// ``PluginError/cannotRestart(plugin:reason:)``.
-  private func restartAfterReset(_ plugin: Plugin?) {
+  func restartAfterReset(_ plugin: Plugin?) {
     guard let plugin, plugin.isLoaded, !plugin.isBusyOnThisThread else { return }
     restarts.begin()
     Task.detached { [self, restarts] in
@@ -339,7 +245,7 @@ public final class PluginHost: @unchecked Sendable {
     }
   }
 
-  private func insert(_ panel: View, at index: Int?) throws {
+  func insert(_ panel: View, at index: Int?) throws {
     if let index, index <= container.children.count {
       try container.insert(panel, at: index)
     } else {
@@ -375,11 +281,4 @@ public final class PluginHost: @unchecked Sendable {
     var info = stat()
     return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
   }
-}
-
-/// A plugin held weakly, for its panel's reset closure (made before the plugin is).
-private final class WeakPlugin: @unchecked Sendable {
-  // `@unchecked Sendable` is justified: `plugin` is set once, before the panel is placed in
-  // the tree (so before any reset can read it), and only read afterwards.
-  weak var plugin: Plugin?
 }

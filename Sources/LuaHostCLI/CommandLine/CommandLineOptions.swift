@@ -31,6 +31,9 @@ package struct CommandLineOptions: Equatable, Sendable {
   package var scriptArguments: [String] = []
   /// `--plugins DIR`: load the plugins in DIR into the app tree.
   package var pluginDirectory: String?
+  /// `--watch`: with `--plugins`, hot-reload a plugin when its files change; without a
+  /// script (and outside the REPL), stay running until stdin closes.
+  package var watch = false
   /// `--error-log FILE`: where every routed error is logged as a JSON line.
   package var errorLogPath: String?
   /// `--trusted`: the full standard library, no filtering, no limits unless given.
@@ -76,6 +79,7 @@ package struct CommandLineOptions: Equatable, Sendable {
         index += 1
         guard index < arguments.count else { throw UsageError("'--plugins' needs an argument") }
         pluginDirectory = arguments[index]
+      case "--watch": watch = true
       case "--error-log":
         index += 1
         guard index < arguments.count else { throw UsageError("'--error-log' needs an argument") }
@@ -105,6 +109,7 @@ package struct CommandLineOptions: Equatable, Sendable {
       index += 1
     }
     optionCount = index
+    if watch && pluginDirectory == nil { throw UsageError("'--watch' needs '--plugins DIR'") }
     if index < arguments.count {
       script = arguments[index]
       scriptArguments = Array(arguments[(index + 1)...])

@@ -14,6 +14,8 @@ extension ScriptRunner {
       -E        ignore environment variables
       -W        turn warnings on
       --plugins DIR      load the plugins in DIR (each sandboxed, with its own panel)
+      --watch            with --plugins: reload a plugin when its files change; with
+                         no script, run until stdin closes (or Ctrl-C)
       --error-log FILE   append every routed error to FILE as a line of JSON
       --trusted          full standard library, no sandbox; started through a link
                          named lua, luahost is always trusted (runs Lua's test suite)

@@ -137,7 +137,12 @@ package struct ScriptRunner {
       pluginHost = try loadPlugins(from: directory, into: root, options: options)
       if let session { session.pluginHost = pluginHost }
     }
+    var watcher: PluginWatcher?
+    if options.watch, let directory = options.pluginDirectory, let pluginHost {
+      watcher = try Self.watch(directory, with: pluginHost)
+    }
     defer {
+      watcher?.stop()  // no reload while the plugins are unloaded
       // One budget for every plugin: a dozen hostile ones cannot hold the exit a dozen times.
       let end = runEnd ?? ContinuousClock.now + .seconds(1)
       for plugin in pluginHost?.plugins ?? [] {
@@ -185,6 +190,7 @@ package struct ScriptRunner {
             + "left; they were cancelled")
         return .failure
       }
+      if options.watch && options.script == nil { Self.waitForEndOfInput() }
     }
     if let session {
       let terminal = stdinIsTerminal && isatty(1) != 0
@@ -221,7 +227,7 @@ package struct ScriptRunner {
       try runScript(script, tree: tree)
     } else if startsRepl {
       if !options.interactive && stdinIsTerminal { StandardStreams.out(Self.version + "\n") }
-    } else if options.actions.isEmpty && !options.showVersion {
+    } else if options.actions.isEmpty && !options.showVersion && !options.watch {
       try runScript("-", tree: tree)
     }
   }

@@ -1,0 +1,232 @@
+import Foundation
+import Lua
+import LuaHost
+import TestSupport
+import Testing
+import ViewTree
+
+/// Hot reload with real file edits: each test loads a plugins folder, watches it, edits its
+/// files, and waits for the watcher's event (never for a fixed time).
+@Suite(.timeLimit(.minutes(5))) struct HotReloadTests {
+  let root = View.window(id: "root")
+  let container = View.stack(id: "plugins")
+  let lines = LockedValue<[String]>([])
+  let host: PluginHost
+  let folder: String
+
+  init() throws {
+    try root.add(container)
+    root.environment.alertPresenter = RecordingAlertPresenter()
+    var limits = LuaSandbox()
+    limits.timeout = .seconds(60)  // a bound on work that must finish, not a stop
+    let lines = lines
+    host = PluginHost(container: container, limits: limits) { line in
+      lines.withLock { $0.append(line) }
+    }
+    folder = try Luahost.temporaryFolder(["p.lua": "function version() return 1 end"])
+    for case .failure(let error) in host.loadAll(in: folder) { Issue.record("\(error)") }
+  }
+
+  func write(_ source: String, to name: String = "p.lua") throws {
+    try Luahost.temporaryFileContents(source, at: folder + "/" + name)
+  }
+
+  /// What `version()` of the loaded plugin `name` returns.
+  func version(of name: String = "p") -> Int64? {
+    guard case .integer(let number) = host.plugin(named: name)?.call("version")?.first else {
+      return nil
+    }
+    return number
+  }
+
+  func alert(of name: String = "p") -> String? {
+    host.withTree { _ in host.plugin(named: name)?.panel.alert?.message }
+  }
+
+  @Test func aGoodEditReloadsInPlace() async throws {
+    let watcher = try host.watch(folder)
+    defer { watcher.stop() }
+    var events = watcher.events.makeAsyncIterator()
+    let old = try #require(host.plugin(named: "p"))
+    try write("function version() return 2 end")
+    #expect(await events.next() == .reloaded("p"))
+    #expect(version() == 2)
+    #expect(!old.isLoaded)
+    let new = try #require(host.plugin(named: "p"))
+    #expect(host.withTree { $0.children.count == 1 && $0.children[0] === new.panel })
+  }
+
+  @Test func aSyntaxErrorKeepsTheOldVersionWithAnAlertAndAFixReloads() async throws {
+    let watcher = try host.watch(folder)
+    defer { watcher.stop() }
+    var events = watcher.events.makeAsyncIterator()
+    try write("function version( return 2 end")
+    guard case .failed("p", .reloadFailed(_, let reason, _)) = await events.next() else {
+      Issue.record("no failed reload")
+      return
+    }
+    #expect(reason.contains("p.lua:1:"))
+    #expect(version() == 1)
+    let message = try #require(alert())
+    #expect(message.hasPrefix("reload failed: "))
+    #expect(message.contains("; still running the version loaded at "))
+    try write("function version() return 3 end")
+    #expect(await events.next() == .reloaded("p"))
+    #expect(version() == 3)
+    #expect(alert() == nil)
+  }
+
+  @Test func aRuntimeErrorAtLoadKeepsTheOldVersion() async throws {
+    let watcher = try host.watch(folder)
+    defer { watcher.stop() }
+    var events = watcher.events.makeAsyncIterator()
+    try write("function version() return 2 end\nerror('boom at load')")
+    guard case .failed("p", .reloadFailed) = await events.next() else {
+      Issue.record("no failed reload")
+      return
+    }
+    #expect(version() == 1)
+    #expect(alert()?.contains("boom at load") == true)
+    #expect(host.plugins.count == 1)
+  }
+
+  @Test func aDeletedFileUnloadsThePlugin() async throws {
+    let watcher = try host.watch(folder)
+    defer { watcher.stop() }
+    var events = watcher.events.makeAsyncIterator()
+    let old = try #require(host.plugin(named: "p"))
+    try FileManager.default.removeItem(atPath: folder + "/p.lua")
+    #expect(await events.next() == .unloaded("p"))
+    #expect(host.plugins.isEmpty && !old.isLoaded)
+    #expect(host.withTree { $0.children.isEmpty })
+  }
+
+  @Test func aRenameUnloadsTheOldNameAndLoadsTheNew() async throws {
+    let watcher = try host.watch(folder)
+    defer { watcher.stop() }
+    var events = watcher.events.makeAsyncIterator()
+    try FileManager.default.moveItem(atPath: folder + "/p.lua", toPath: folder + "/q.lua")
+    #expect(await events.next() == .unloaded("p"))
+    #expect(await events.next() == .loaded("q"))
+    #expect(host.plugins.map(\.name) == ["q"])
+    #expect(version(of: "q") == 1)
+  }
+
+  @Test func aBurstOfSavesEndsOnTheLastContent() async throws {
+    let watcher = try host.watch(folder)
+    defer { watcher.stop() }
+    var events = watcher.events.makeAsyncIterator()
+    for number in 2...6 { try write("function version() return \(number) end") }
+    // However the burst was split into quiet periods, each event is a reload, and the
+    // last one runs the last content.
+    while version() != 6 {
+      #expect(await events.next() == .reloaded("p"))
+    }
+    #expect(host.plugins.count == 1)
+  }
+
+  @Test func onUnloadStateReachesTheNewVersion() async throws {
+    let watcher = try host.watch(folder)
+    defer { watcher.stop() }
+    var events = watcher.events.makeAsyncIterator()
+    try write(
+      """
+      local previous = ...
+      count = (previous and previous.count or 0) + 1
+      function version() return count end
+      function on_unload() return { count = count, nested = { ok = true, name = "kept" } } end
+      """)
+    #expect(await events.next() == .reloaded("p"))
+    #expect(version() == 1)  // version 1 had no on_unload
+    try write(
+      """
+      local previous = ...
+      function version() return previous.count * 10 end
+      function nested() return previous.nested.ok, previous.nested.name end
+      function on_unload() return { f = print } end
+      """)
+    #expect(await events.next() == .reloaded("p"))
+    #expect(version() == 10)
+    let nested = await host.plugin(named: "p")?.call("nested")
+    #expect(nested?.count == 2)
+    if case .boolean(true) = nested?.first, case .string(let name) = nested?.last {
+      #expect(name == "kept")
+    } else {
+      Issue.record("\(String(describing: nested))")
+    }
+    // A value that is not plain data is refused, and the next version starts without it.
+    try write("local previous = ...\nfunction version() return previous == nil and 7 or 0 end")
+    #expect(await events.next() == .reloaded("p"))
+    #expect(version() == 7)
+    #expect(lines.withLock { $0 }.contains { $0.hasPrefix("[p] on_unload failed: ") })
+  }
+
+  @Test func aCyclicOnUnloadValueIsRefusedAndTheNewVersionStartsWithout() async throws {
+    try write("function on_unload() local t = {} t.t = t return t end")
+    _ = try host.hotReload("p")
+    let watcher = try host.watch(folder)
+    defer { watcher.stop() }
+    var events = watcher.events.makeAsyncIterator()
+    try write("local previous = ...\nfunction version() return previous == nil and 8 or 0 end")
+    #expect(await events.next() == .reloaded("p"))
+    #expect(version() == 8)
+    #expect(lines.withLock { $0 }.contains { $0.contains("nests more than 32 tables") })
+  }
+
+  @Test func aFolderPluginReloadsWhenAFileInsideChanges() async throws {
+    let plugin = folder + "/f"
+    try FileManager.default.createDirectory(atPath: plugin, withIntermediateDirectories: false)
+    try write("return 1", to: "f/value.lua")
+    try write("function version() return require('value') end", to: "f/init.lua")
+    try host.load(path: plugin)
+    #expect(version(of: "f") == 1)
+    let watcher = try host.watch(folder)
+    defer { watcher.stop() }
+    var events = watcher.events.makeAsyncIterator()
+    try write("return 2", to: "f/value.lua")
+    #expect(await events.next() == .reloaded("f"))
+    #expect(version(of: "f") == 2)
+    try FileManager.default.removeItem(atPath: plugin + "/init.lua")
+    guard case .failed("f", .reloadFailed(_, let reason, _)) = await events.next() else {
+      Issue.record("no failed reload")
+      return
+    }
+    #expect(reason.contains("is not a plugin"))
+    #expect(version(of: "f") == 2)
+  }
+
+  @Test func theOldVersionsTimersDoNotRunAfterTheReload() async throws {
+    try write(
+      """
+      local function tick() print("v1 tick") timer.after(0.005, tick) end
+      tick()
+      """)
+    _ = try host.hotReload("p")
+    let old = try #require(host.plugin(named: "p"))
+    let watcher = try host.watch(folder)
+    defer { watcher.stop() }
+    var events = watcher.events.makeAsyncIterator()
+    try write("timer.after(0.05, function() print('v2 later') end)")
+    #expect(await events.next() == .reloaded("p"))
+    let swapped = lines.withLock { $0.count }
+    let new = try #require(host.plugin(named: "p"))
+    await new.pendingWork.idle()  // v2's timer has run
+    await old.pendingWork.idle()  // the old timers are cancelled, so this returns
+    let after = lines.withLock { Array($0[swapped...]) }
+    #expect(after.contains("[p] v2 later"))
+    #expect(!after.contains("[p] v1 tick"))
+    #expect(old.pendingWork.count == 0)
+  }
+
+  @Test func luahostWatchReloadsUntilStdinCloses() throws {
+    try write("print('version 1')")
+    let child = try LuahostChild(["--plugins", folder, "--watch"])
+    #expect(child.waitFor("[p] version 1"))
+    try write("print('version 2')")
+    #expect(child.waitFor("[p] version 2"))
+    #expect(child.waitFor("luahost: watch: reloaded plugin p", onStderr: true))
+    try write("print(")
+    #expect(child.waitFor("luahost: watch: plugin p: reload failed: ", onStderr: true))
+    #expect(try child.finish() == 0)
+  }
+}
