@@ -1,12 +1,14 @@
 import Lua
 import LuaHost
 
-/// `luahost test [options] [PATH…]`: finds and runs `*_test.lua` files.
+/// `luahost test [options] [PATH…]`: finds and runs `*_test.lua` files, and `*_spec.lua`
+/// files with busted.
 package enum TestCommand {
   /// The usage text.
   package static let usage = """
     usage: luahost test [options] [PATH...]
-    Runs the *_test.lua files under each PATH (default: the current folder).
+    Runs the *_test.lua files under each PATH (default: the current folder), then the
+    *_spec.lua files with busted (trusted test code; the plugins they load stay sandboxed).
       --filter PATTERN   only tests whose name contains PATTERN (or matches it as a Lua pattern)
       --plugins DIR      load the plugins in DIR into each test's app tree
       --allow LIBS       grant io, os, package and/or debug to tests and plugins
@@ -15,7 +17,10 @@ package enum TestCommand {
       --memory SIZE      each test's memory limit (default 64M)
       --tap              TAP version 13 output
       --json             JSON output
-    Exit status: 0 all passed, 1 a test failed or no test file was found, 2 usage error
+      --output FORMAT    text, tap, json or junit (junit: busted specs only)
+      -o HANDLER         busted's output handler for the specs (TAP, junit, json, ...)
+      --busted ARG       pass ARG on to busted (repeatable)
+    Exit status: 0 all passed, 1 a test or spec failed or no file was found, 2 usage error
     (an unknown option, or a PATH that does not exist).
     """
 
@@ -29,6 +34,8 @@ package enum TestCommand {
     var format = TestReport.Format.text(
       colors: stdoutIsTerminal && ScriptRunner.colorsAllowed(environment))
     var paths: [String] = []
+    var specOutput: String?
+    var bustedArguments: [String] = []
     var index = 0
     func value(_ flag: String) throws -> String {
       index += 1
@@ -41,6 +48,17 @@ package enum TestCommand {
         switch word {
         case "--tap": format = .tap
         case "--json": format = .json
+        case "--output":
+          let name = try value(word)
+          switch name {
+          case "tap": format = .tap
+          case "json": format = .json
+          case "text", "junit": break
+          default: throw UsageError("--output: expected text, tap, json or junit, got '\(name)'")
+          }
+          specOutput = BustedRunner.handler(for: name, terminal: stdoutIsTerminal)
+        case "-o": specOutput = try value(word)
+        case "--busted": bustedArguments.append(try value(word))
         case "--filter": options.filter = try value(word)
         case "--plugins": options.pluginDirectory = try value(word)
         case "--help", "-h":
@@ -64,16 +82,35 @@ package enum TestCommand {
       StandardStreams.error("luahost test: \(error)\n\(usage)\n")
       return .usage
     }
-    let files = TestRunner.discover(paths.isEmpty ? ["."] : paths)
-    if files.isEmpty {
-      StandardStreams.error("luahost test: no *_test.lua files found\n")
+    let roots = paths.isEmpty ? ["."] : paths
+    let files = TestRunner.discover(roots)
+    let specs = TestRunner.discover(roots, suffix: "_spec.lua")
+    if files.isEmpty && specs.isEmpty {
+      StandardStreams.error("luahost test: no *_test.lua files found (nor *_spec.lua)\n")
       StandardStreams.out(TestReport.render([], format: format))
       return .failure
     }
-    let runner = TestRunner(options: options)
-    var results: [TestResult] = []
-    for file in files { results += runner.run(file: file) }
-    StandardStreams.out(TestReport.render(results, format: format))
-    return results.contains { $0.status == .failed } ? .failure : .success
+    var passed = true
+    if !files.isEmpty {
+      let runner = TestRunner(options: options)
+      var results: [TestResult] = []
+      for file in files { results += runner.run(file: file) }
+      StandardStreams.out(TestReport.render(results, format: format))
+      passed = !results.contains { $0.status == .failed }
+    }
+    if !specs.isEmpty {
+      let formatName: String
+      switch format {
+      case .tap: formatName = "tap"
+      case .json: formatName = "json"
+      case .text: formatName = "text"
+      }
+      var busted = BustedRunner(
+        options: options,
+        output: specOutput ?? BustedRunner.handler(for: formatName, terminal: stdoutIsTerminal))
+      busted.extraArguments = bustedArguments
+      passed = busted.run(files: specs) && passed
+    }
+    return passed ? .success : .failure
   }
 }

@@ -3,24 +3,34 @@ import LuaHost
 import ViewTree
 
 /// A fresh sandbox and app tree for one test file run: the demo tree (or the plugins under
-/// test), `ui`, and the test API.
+/// test), `ui`, and the test API. A busted spec's environment is trusted (the full standard
+/// library, for busted itself); the plugins it loads stay sandboxed.
 final class TestEnvironment {
   let tree: ScriptedTree
   let plugins: PluginHost?
   var lua: LuaState { tree.lua }
   var root: View { tree.root }
 
-  init(options: TestRunner.Options) throws {
+  init(options: TestRunner.Options, trusted: Bool = false) throws {
     var limits = options.limits
     limits.timeout = options.timeout
     let root = DemoApp.makeWindow()
-    let lua = try LuaState(sandbox: limits.sandbox(granting: true))
+    let lua: LuaState
+    if trusted {
+      // Trusted test code: no per-call deadline (busted runs a whole file in one call).
+      lua = try LuaState(libraries: .all)
+      var trustedLimits = options.limits
+      trustedLimits.timeout = nil
+      trustedLimits.apply(to: lua)
+    } else {
+      lua = try LuaState(sandbox: limits.sandbox(granting: true))
+    }
     tree = try ScriptedTree(lua: lua, root: root)
-    if let directory = options.pluginDirectory, let container = root.find("plugins") {
+    if trusted || options.pluginDirectory != nil, let container = root.find("plugins") {
       let host = limits.pluginHost(
         container: container, output: { StandardStreams.out($0 + "\n") })
       // A plugin that cannot load is reported (once per run), never dropped without a word.
-      for case .failure(let error) in host.loadAll(in: directory) {
+      for case .failure(let error) in options.pluginDirectory.map(host.loadAll(in:)) ?? [] {
         Self.reportOnce("luahost test: a plugin was not loaded: \(error)")
       }
       plugins = host
@@ -57,7 +67,9 @@ final class TestEnvironment {
     return try prelude.call(.table(makeHostHelpers())).first ?? .nil
   }
 
-  private func makeHostHelpers() throws -> LuaTable {
+  /// The helpers the test API is built on (alerts, settling, plugins), shared by the
+  /// `test()` prelude and the busted driver.
+  func makeHostHelpers() throws -> LuaTable {
     let helpers = try lua.makeTable()
     try helpers.set(
       "clear_alerts",
@@ -104,6 +116,31 @@ final class TestEnvironment {
             }
             if !busy { break }
             try await Task.sleep(for: .milliseconds(1))
+          }
+          return []
+        }))
+    try helpers.set(
+      "load_plugin",
+      .function(
+        lua.function { [unowned self] arguments in
+          let path = try String(luaValue: arguments.first ?? .nil)
+          guard let plugins else {
+            throw LuaError(kind: .runtime, message: "this tree has no plugins panel")
+          }
+          do {
+            return [.string(LuaString(try plugins.load(path: path).name))]
+          } catch let error as PluginError {
+            throw LuaError(kind: .runtime, message: "cannot load plugin \(path): \(error)")
+          }
+        }))
+    try helpers.set(
+      "reset",
+      .function(
+        lua.function { [unowned self] _ in
+          for plugin in plugins?.plugins ?? [] { try plugins?.unload(plugin.name) }
+          _ = root.find { view in
+            view.dismissAll()
+            return false
           }
           return []
         }))

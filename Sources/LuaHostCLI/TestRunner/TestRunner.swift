@@ -35,16 +35,18 @@ package struct TestRunner {
   /// Creates a runner.
   package init(options: Options) { self.options = options }
 
-  /// The `*_test.lua` files under `paths` (files are taken as given), sorted; hidden
+  /// The `*_test.lua` files (or those ending in `suffix`) under `paths` (files are taken
+  /// as given), sorted; hidden
   /// folders and `.build` are skipped. The walk does not follow symbolic links to folders
   /// (two links to `.` would make it exponential) and visits each folder once; only
   /// regular files are taken.
-  package static func discover(_ paths: [String]) -> [String] {
+  package static func discover(_ paths: [String], suffix: String = "_test.lua") -> [String] {
     var found: [String] = []
     var visited = Set<[UInt64]>()
     for path in paths {
       guard PluginHost.isDirectory(path) else {
-        found.append(path)
+        // A file given is a test file, unless it is a spec (those run with busted).
+        if path.hasSuffix("_spec.lua") == (suffix == "_spec.lua") { found.append(path) }
         continue
       }
       var pending = [path]
@@ -59,7 +61,7 @@ package struct TestRunner {
           guard lstat(child, &link) == 0 else { continue }
           if (link.st_mode & S_IFMT) == S_IFDIR {
             pending.append(child)
-          } else if entry.hasSuffix("_test.lua"), PluginHost.isFile(child) {
+          } else if entry.hasSuffix(suffix), PluginHost.isFile(child) {
             found.append(child)
           }
         }
