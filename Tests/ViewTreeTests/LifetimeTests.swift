@@ -1,7 +1,37 @@
+import Foundation
 import Testing
 import ViewTree
 
 @Suite(.timeLimit(.minutes(15))) struct LifetimeTests {
+  /// A parent's last reference dropped on another thread while this one, under the tree
+  /// lock, holds a child and walks up from it (a plugin freed off the lock drops its panel
+  /// while a tap of the panel's button runs). The parent's strong count is 0 while its
+  /// deinit waits for the lock: the child's `parent` must read `nil` there, and the walks
+  /// that use it (the root, the environment, error delivery) must treat the child as
+  /// detached, never stop the process.
+  @Test func aParentFreedOnAnotherThreadReadsAsNilFromItsChild() throws {
+    final class Holder: @unchecked Sendable { var view: View? }
+    let holder = Holder()
+    holder.view = View.window()
+    let button = try holder.view!.add(.button("Go", id: "go"))
+    weak let probe = holder.view
+    let released = DispatchSemaphore(value: 0)
+    View.treeLock.withLock {
+      Thread {
+        holder.view = nil  // the last reference: the deinit then waits for the lock
+        released.signal()
+      }.start()
+      // Until the other thread has dropped it: a weak read gives nil from the moment the
+      // strong count reaches 0, while the deinit cannot yet take the lock.
+      while probe != nil { sched_yield() }
+      #expect(button.parent == nil)
+      #expect(button.root === button)
+      button.environment.errorHandler { throw MyError() }
+    }
+    released.wait()
+    #expect(button.parent == nil)
+  }
+
   @Test func aDroppedTreeWithActionsDeinitialises() throws {
     let counter = DeinitCounter()
     var weakViews: [() -> View?] = []

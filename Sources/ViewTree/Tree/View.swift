@@ -45,16 +45,18 @@ public final class View {
   /// ``move(to:at:)`` and ``removeFromParent()``.
   public internal(set) var children: [View] = []
 
-  /// The view that holds this one as a child, or `nil` for a root.
+  /// The view that holds this one as a child, or `nil` for a root (or once the parent
+  /// has begun to be freed).
   ///
-  /// Not `weak`: a weak reference gives every view a side table, which sends
-  /// every retain and release of a view down the runtime's slow path (it made
-  /// environment reads and error dispatch several times slower). Instead the
-  /// tree keeps an invariant: this is set only while the parent holds the view
-  /// in ``children``, and cleared on removal and in the parent's `deinit`, so
-  /// it never outlives the parent. `unowned` (safe) still traps rather than
-  /// read freed memory if that invariant were ever broken.
-  public internal(set) unowned var parent: View?
+  /// `weak`, so reading it is safe on any thread at any time. A parent's last strong
+  /// reference may go anywhere: a plugin freed off the tree lock drops its panel, a Lua
+  /// collector drops a removed subtree, app code drops a view it kept. The parent's
+  /// strong count is then 0 before its `deinit` can take the tree lock to detach its
+  /// children, and an `unowned` read in that window stops the process (a walk up from a
+  /// child still held elsewhere, such as a button whose tap is under way). A weak read
+  /// gives `nil` there, as for a detached view. It costs a side table on each parent
+  /// (3% more instructions over the tree-dispatch benchmarks; see BENCHMARKS.md).
+  public internal(set) weak var parent: View?
 
   /// The action ``tap()`` runs.
   public var onTap: ViewAction?
@@ -130,9 +132,9 @@ public final class View {
   // Releasing a chain of strong child references recurses once per level.
   // Instead, steal the children of every node we hold the last reference
   // to, so each node is freed with no children left. Every child is
-  // detached before its parent can be freed, so no `parent` dangles, even
-  // while user code runs in the deinit of an action's captures.
-  // Runs under the tree lock: another thread may be reading a child's `parent`.
+  // detached before its parent is freed, even while user code runs in the
+  // deinit of an action's captures. The walk takes the tree lock: another
+  // thread may hold one of these children and read its `children`.
   deinit {
     if chargedBytes > 0 { memoryAccount?.release(chargedBytes) }
     if !(boundary?.resetKeys.isEmpty ?? true) {
