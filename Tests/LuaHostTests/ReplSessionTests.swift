@@ -85,4 +85,24 @@ import ViewTree
     #expect(session.submit("return 7 end") == .output(""))
     #expect(output("f()") == "7")
   }
+
+  /// A front end that drops its session while a line waits (a console closed during
+  /// `timer.sleep`) still gets the line's reply: the evaluation keeps its session.
+  @Test func aWaitingLineOutlivesItsSession() async throws {
+    // No deadline: under a loaded suite, the cooperative pool may start the sleep's task
+    // late.
+    var sandbox = LuaSandbox()
+    sandbox.timeout = nil
+    var session: ReplSession? = try ReplSession(
+      makeState: { try LuaState(sandbox: sandbox) }, makeWindow: DemoApp.makeWindow,
+      profile: "profile: test", colors: false)
+    guard case .waiting(let evaluation) = session!.submit("timer.sleep(0.001) return 6 * 7")
+    else {
+      Issue.record("the line did not wait")
+      return
+    }
+    session = nil
+    let reply = await evaluation.reply()
+    #expect(reply == .output("42"), "\(reply)")
+  }
 }

@@ -65,14 +65,25 @@ extension LuaState {
 }
 
 extension LuaState {
+  /// A typed async function's result, converted for the coroutine that waits for it.
+  ///
+  /// The operation runs after its Lua call returned, outside the state's lock, and the
+  /// state may be freed while it waits (the coroutine keeps only the core): `state` is
+  /// weak, and the conversion (an array or a record builds a table) takes the lock.
+  static func convert<Result: LuaConvertible>(_ result: Result, in state: LuaState?) throws
+    -> [LuaValue]
+  {
+    guard let state else { throw LuaError(usage: "the Lua state is closed") }
+    return try state.withLock { [try result.luaValue(in: $0)] }
+  }
+
   /// A Lua function from a typed `async` Swift closure of 0 arguments (see the
   /// one-argument form).
   public func function<Result: LuaConvertible>(
     _ body: nonisolated(nonsending) @escaping () async throws -> Result
   ) throws -> LuaFunction {
-    try asyncFunction { [unowned self] arguments in
-
-      return { [try await body().luaValue(in: self)] }
+    try asyncFunction { [weak self] arguments in
+      return { try Self.convert(try await body(), in: self) }
     }
   }
 
@@ -100,9 +111,9 @@ extension LuaState {
   public func function<A: LuaConvertible, Result: LuaConvertible>(
     _ body: nonisolated(nonsending) @escaping (A) async throws -> Result
   ) throws -> LuaFunction {
-    try asyncFunction { [unowned self] arguments in
+    try asyncFunction { [weak self] arguments in
       let a = try arguments.convert(at: 1, to: A.self)
-      return { [try await body(a).luaValue(in: self)] }
+      return { try Self.convert(try await body(a), in: self) }
     }
   }
 
@@ -119,10 +130,10 @@ extension LuaState {
   public func function<A: LuaConvertible, B: LuaConvertible, Result: LuaConvertible>(
     _ body: nonisolated(nonsending) @escaping (A, B) async throws -> Result
   ) throws -> LuaFunction {
-    try asyncFunction { [unowned self] arguments in
+    try asyncFunction { [weak self] arguments in
       let a = try arguments.convert(at: 1, to: A.self)
       let b = try arguments.convert(at: 2, to: B.self)
-      return { [try await body(a, b).luaValue(in: self)] }
+      return { try Self.convert(try await body(a, b), in: self) }
     }
   }
 
@@ -141,11 +152,11 @@ extension LuaState {
   >(
     _ body: nonisolated(nonsending) @escaping (A, B, C) async throws -> Result
   ) throws -> LuaFunction {
-    try asyncFunction { [unowned self] arguments in
+    try asyncFunction { [weak self] arguments in
       let a = try arguments.convert(at: 1, to: A.self)
       let b = try arguments.convert(at: 2, to: B.self)
       let c = try arguments.convert(at: 3, to: C.self)
-      return { [try await body(a, b, c).luaValue(in: self)] }
+      return { try Self.convert(try await body(a, b, c), in: self) }
     }
   }
 
@@ -167,12 +178,12 @@ extension LuaState {
   >(
     _ body: nonisolated(nonsending) @escaping (A, B, C, D) async throws -> Result
   ) throws -> LuaFunction {
-    try asyncFunction { [unowned self] arguments in
+    try asyncFunction { [weak self] arguments in
       let a = try arguments.convert(at: 1, to: A.self)
       let b = try arguments.convert(at: 2, to: B.self)
       let c = try arguments.convert(at: 3, to: C.self)
       let d = try arguments.convert(at: 4, to: D.self)
-      return { [try await body(a, b, c, d).luaValue(in: self)] }
+      return { try Self.convert(try await body(a, b, c, d), in: self) }
     }
   }
 

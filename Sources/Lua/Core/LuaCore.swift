@@ -51,10 +51,15 @@ final class LuaCore {
   /// Task-driven coroutines that finished cleanly, for ``LuaCoroutine/start(_:arguments:)``
   /// to reuse (a finished Lua thread may run a new function).
   var idleThreads: [LuaReference] = []
-  /// The `LuaState` that owns this core, for conversions that need one (`luaValue(in:)`).
-  /// Unowned and unchecked, but only read after ``thread()`` succeeded: the owner's deinit
-  /// closes the core, so an open core always has a live owner.
-  unowned(unsafe) var owner: LuaState?
+  /// The `LuaState` that owns this core, for conversions that need one (`luaValue(in:)`),
+  /// or `nil` once it is gone.
+  ///
+  /// Weak: an open core does not always have a live owner. The owner's deinit closes the
+  /// core, but a close asked for while the state's own code runs waits for that code to
+  /// return (a host that kept only a `LuaFunction` drops the state inside it), and a close
+  /// on another thread waits for the lock while a step that holds only the core runs. In
+  /// both windows the owner is being freed: a weak read gives `nil`, never a freed object.
+  weak var owner: LuaState?
   /// The state's one owner once it is shared between threads: see ``confine()``.
   let lock = ReentrantLock()
   /// Whether every use must hold ``lock``. Set once, before the state is shared.

@@ -25,7 +25,15 @@ public struct LuaArguments {
   }
 
   /// The state the call runs in: for building tables by hand, or `luaValue(in:)`.
-  public var state: LuaState { stack.core.owner! }
+  /// - Throws: `usage` when the `LuaState` object is gone while its code still runs (its
+  ///   last reference was dropped inside a call it made, and the close waits for the call
+  ///   to return).
+  public var state: LuaState {
+    get throws {
+      guard let owner = stack.core.owner else { throw LuaError(usage: "the Lua state is closed") }
+      return owner
+    }
+  }
 
   /// The arguments after the first, as a method called `object:name(…)` sees them:
   /// position 1 is the argument after `self`, and a conversion error reads

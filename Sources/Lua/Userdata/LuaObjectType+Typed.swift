@@ -66,7 +66,7 @@ extension LuaObjectType {
       try state._function { arguments in
         let object = try arguments.receiver(as: Object.self, typeName: typeName)
         let values = try arguments.afterSelf(method: name).convert(to: repeat (each Argument).self)
-        let state = arguments.state
+        let state = try arguments.state
         return try body(object, state, repeat each values).luaValue(in: state)
       }
     }

@@ -42,7 +42,10 @@ public final class ReplSession {
     // `@unchecked Sendable`: the front end awaits `reply()` in one task while it does
     // nothing else with the session; each step of the coroutine takes the state's lock.
     let coroutine: LuaCoroutine
-    unowned let session: ReplSession
+    /// Strong: the front end may drop the session while the line waits (a console closed
+    /// during `timer.sleep`), and the reply still reads it. The session keeps no
+    /// evaluation, so there is no cycle.
+    let session: ReplSession
 
     init(coroutine: LuaCoroutine, session: ReplSession) {
       self.coroutine = coroutine

@@ -67,6 +67,10 @@ final class TestEnvironment {
     return try prelude.call(.table(makeHostHelpers())).first ?? .nil
   }
 
+  /// What a helper raises once its test has ended and its environment is gone: a timer
+  /// or other async work of the test's may still call one.
+  static let ended = LuaError(kind: .runtime, message: "the test has ended")
+
   /// The helpers the test API is built on (alerts, settling, plugins), shared by the
   /// `test()` prelude and the busted driver.
   func makeHostHelpers() throws -> LuaTable {
@@ -74,7 +78,8 @@ final class TestEnvironment {
     try helpers.set(
       "clear_alerts",
       .function(
-        lua.function { [unowned self] _ in
+        lua.function { [weak self] _ in
+          guard let self else { throw Self.ended }
           _ = root.find { view in
             view.dismissAll()
             return false
@@ -84,7 +89,8 @@ final class TestEnvironment {
     try helpers.set(
       "alerts",
       .function(
-        lua.function { [unowned self] _ in
+        lua.function { [weak self] _ in
+          guard let self else { throw Self.ended }
           var alerts: [LuaValue] = []
           _ = try root.find { view in
             for alert in view.alerts {
@@ -99,7 +105,7 @@ final class TestEnvironment {
     try helpers.set(
       "settle",
       .function(
-        lua.function { [unowned self] (arguments: [LuaValue]) async throws -> [LuaValue] in
+        lua.function { [weak self] (arguments: [LuaValue]) async throws -> [LuaValue] in
           // Waits until an alert is up (when asked for one), or no work is in flight, or
           // `within` seconds passed: async work's alerts come when its error happens.
           let seconds = try Double(luaValue: arguments.first ?? 2)
@@ -110,9 +116,12 @@ final class TestEnvironment {
           let deadline = ContinuousClock.now + within
           while ContinuousClock.now < deadline {
             let busy = View.treeLock.withLock { () -> Bool in
-              if wantsAlert, root.find(where: { $0.alert != nil }) != nil { return false }
-              return tree.pendingWork.count > 0
-                || (plugins?.plugins.contains { $0.pendingWork.count > 0 } ?? false)
+              // Weak, read under the lock each time: the runner may end the test (and
+              // free its environment) while this waits.
+              guard let self else { return false }
+              if wantsAlert, self.root.find(where: { $0.alert != nil }) != nil { return false }
+              return self.tree.pendingWork.count > 0
+                || (self.plugins?.plugins.contains { $0.pendingWork.count > 0 } ?? false)
             }
             if !busy { break }
             try await Task.sleep(for: .milliseconds(1))
@@ -122,7 +131,8 @@ final class TestEnvironment {
     try helpers.set(
       "load_plugin",
       .function(
-        lua.function { [unowned self] arguments in
+        lua.function { [weak self] arguments in
+          guard let self else { throw Self.ended }
           let path = try String(luaValue: arguments.first ?? .nil)
           guard let plugins else {
             throw LuaError(kind: .runtime, message: "this tree has no plugins panel")
@@ -136,7 +146,8 @@ final class TestEnvironment {
     try helpers.set(
       "reset",
       .function(
-        lua.function { [unowned self] _ in
+        lua.function { [weak self] _ in
+          guard let self else { throw Self.ended }
           for plugin in plugins?.plugins ?? [] { try plugins?.unload(plugin.name) }
           _ = root.find { view in
             view.dismissAll()
@@ -169,7 +180,8 @@ final class TestEnvironment {
     try helpers.set(
       "compile",
       .function(
-        lua.function { [unowned self] arguments in
+        lua.function { [weak self] arguments in
+          guard let self else { throw Self.ended }
           let source = try String(luaValue: arguments.first ?? .nil)
           let name = try String?(luaValue: arguments.count > 1 ? arguments[1] : .nil) ?? "=compiled"
           return [.function(try lua.load(source, name: name))]
