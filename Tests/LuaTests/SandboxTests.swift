@@ -58,6 +58,14 @@ import Testing
     #expect(try String(luaValue: binary[1]).contains("binary chunk"))
   }
 
+  /// The prelude is compiled once per process and each sandbox loads its bytecode (the
+  /// host's own, never a script's): a prelude that stopped compiling would fall back to
+  /// the text and lose that saving silently.
+  @Test func thePreludeIsLoadedAsBytecodeCompiledOnce() throws {
+    let bytecode = try #require(LuaState.sandboxPreludeBytecode)
+    #expect(bytecode.starts(with: Array("\u{1B}Lua".utf8)))
+  }
+
   @Test func finalizersRunUnderTheLimitsAndTheStringMetatableIsLocked() throws {
     #expect(
       try stopMessage(

@@ -57,7 +57,11 @@ extension LuaState {
     try hooks.set("fullos", .boolean(sandbox.capabilities.contains(.os)))
     try hooks.set("fullpackage", .boolean(sandbox.capabilities.contains(.package)))
     try hooks.set("fulldebug", .boolean(sandbox.capabilities.contains(.debug)))
-    try load(Self.sandboxPrelude, name: "=luahost:sandbox").call(.table(hooks))
+    let prelude =
+      try Self.sandboxPreludeBytecode.map {
+        try load(bytes: $0, name: Self.sandboxPreludeName, mode: .binary)
+      } ?? load(Self.sandboxPrelude, name: Self.sandboxPreludeName)
+    try prelude.call(.table(hooks))
   }
 }
 

@@ -1,3 +1,5 @@
+import CLua
+
 extension LuaState {
   /// The sandbox's policy, in Lua: it runs once per state, before any script, and replaces
   /// globals with the versions in `hooks.lib` (C functions that behave as liblua's but
@@ -59,4 +61,39 @@ extension LuaState {
       G.require = lib.makerequire(package, hooks.readmodule)
     end
     """#
+
+  /// The prelude's name in tracebacks and error messages.
+  static let sandboxPreludeName = "=luahost:sandbox"
+
+  /// ``sandboxPrelude`` compiled once per process, as Lua bytecode with its debug
+  /// information (its errors and tracebacks read as the source's), or `nil` if it does not
+  /// compile (each sandbox then compiles the text, and fails with the syntax error).
+  ///
+  /// Compiling the prelude was most of the cost of making a sandbox (case 7a in
+  /// BENCHMARKS.md); loading the bytecode is a fraction of it. Only the host loads
+  /// bytecode, and only these bytes, which this process made with this liblua: scripts
+  /// still cannot (their `load` is text only).
+  package static let sandboxPreludeBytecode: [UInt8]? = {
+    guard let L = luaL_newstate() else { return nil }
+    defer { lua_close(L) }
+    var text = sandboxPrelude
+    let status = text.withUTF8 { bytes in
+      bytes.withMemoryRebound(to: CChar.self) {
+        luaL_loadbufferx(L, $0.baseAddress, $0.count, sandboxPreludeName, "t")
+      }
+    }
+    guard status == LUA_OK else { return nil }
+    var bytes: [UInt8] = []
+    let failed = withUnsafeMutablePointer(to: &bytes) { buffer in
+      lua_dump(
+        L,
+        { _, data, size, buffer in
+          guard let data, let buffer else { return 1 }
+          buffer.assumingMemoryBound(to: [UInt8].self).pointee.append(
+            contentsOf: UnsafeRawBufferPointer(start: data, count: size))
+          return 0
+        }, buffer, 0)
+    }
+    return failed == 0 ? bytes : nil
+  }()
 }
