@@ -59,4 +59,53 @@ import Testing
     #expect(
       (try String(luaValue: result[1])).contains("bad argument #1 (integer expected, got string)"))
   }
+
+  /// The scalar fast paths (`_read` in place, `_push` without the state) against the
+  /// `LuaValue` path they replace, as the typed function and the typed call use them: for
+  /// every input, the same result or the same error message.
+  @Test(arguments: [
+    "1", "2.0", "2.5", "-0.0", "math.maxinteger", "math.mininteger", "2^63", "1/0", "0/0",
+    "'10'", "'x'", "true", "false", "nil", "{}", "('y'):rep(5000)",
+  ])
+  func scalarFastPathsMatchTheValuePath(input: String) throws {
+    func outcome(_ code: String) -> String {
+      do {
+        return try lua.run(code).map { "\($0)" }.joined(separator: ",")
+      } catch {
+        return "error: \(error)"
+      }
+    }
+    func check<T: LuaConvertible>(_ type: T.Type, _ name: String) throws {
+      try lua.register("fast_" + name) { (value: T) in value }
+      try lua.register("slow_" + name) { arguments in
+        let value: T
+        do {
+          value = try T(luaValue: arguments.first ?? .nil)
+        } catch let error as LuaError {
+          throw LuaError(kind: .runtime, message: "bad argument #1 (\(error.message))")
+        }
+        return [try value.luaValue(in: lua)]
+      }
+      let call = "return "
+      #expect(
+        outcome(call + "fast_\(name)(v)") == outcome(call + "slow_\(name)(v)"),
+        "\(name) from \(input)")
+      // Swift to Lua: the typed call pushes the argument itself.
+      let identity = try LuaFunction(luaValue: lua.run("return function(x) return x end")[0])
+      if let value = try? T(luaValue: lua.run("return v").first ?? .nil) {
+        #expect(
+          "\(try identity.call(value, returning: LuaValue.self))"
+            == "\(try value.luaValue(in: lua))", "\(name) pushed from \(input)")
+      }
+    }
+    _ = try lua.run("v = (\(input))")  // one value for both paths (a table's address)
+    try check(Int64.self, "int64")
+    try check(Int.self, "int")
+    try check(Double.self, "double")
+    try check(Bool.self, "bool")
+    try check(String.self, "string")
+    try check(Int?.self, "optional")
+    try check(LuaValue.self, "value")
+    #expect(lua.stackTop == 0)
+  }
 }

@@ -24,6 +24,15 @@ public struct LuaArguments {
     method = nil
   }
 
+  /// The `count` values above stack index `base` (results of a call), or a vehicle for
+  /// pushes (`count` 0).
+  init(stack: LuaStack, base: Int32, count: Int32) {
+    self.stack = stack
+    self.count = Int(count)
+    self.base = base
+    method = nil
+  }
+
   /// The state the call runs in: for building tables by hand, or `luaValue(in:)`.
   /// - Throws: `usage` when the `LuaState` object is gone while its code still runs (its
   ///   last reference was dropped inside a call it made, and the close waits for the call
@@ -108,7 +117,7 @@ public struct LuaArguments {
     var position = 0
     func next<U: LuaConvertible>(_ type: U.Type) throws -> U {
       position += 1
-      return try convert(at: position, to: U.self)
+      return try U._read(self, at: position)
     }
     return (repeat try next((each T).self))
   }
@@ -123,7 +132,11 @@ extension LuaState {
   public func function<Result: LuaConvertible>(
     arguments body: @escaping (LuaArguments) throws -> Result
   ) throws -> LuaFunction {
-    try _function { arguments in try body(arguments).luaValue(in: arguments.state) }
+    // One result needs no room check: Lua gives a C function LUA_MINSTACK free slots.
+    try _function(results: { arguments in
+      try body(arguments)._push(arguments)
+      return 1
+    })
   }
 
   /// A Lua function that runs `body` with its arguments read in place, returning no
@@ -169,6 +182,7 @@ extension LuaState {
   /// Sets the global `name` to a function that runs `body` (see the one-result
   /// `function(arguments:)`).
   /// - Throws: `usage` when the state is closed, or an error from a `__newindex` on `_G`.
+  @inlinable
   public func register<Result: LuaConvertible>(
     _ name: String, arguments body: @escaping (LuaArguments) throws -> Result
   ) throws {
@@ -178,7 +192,7 @@ extension LuaState {
   /// Sets the global `name` to a function that runs `body` and returns nothing or a tuple
   /// (see the several-result `function(arguments:)`).
   /// - Throws: `usage` when the state is closed, or an error from a `__newindex` on `_G`.
-  @_disfavoredOverload
+  @inlinable @_disfavoredOverload
   public func register<each Result: LuaConvertible>(
     _ name: String, arguments body: @escaping (LuaArguments) throws -> (repeat each Result)
   ) throws {
@@ -191,12 +205,15 @@ extension LuaArguments {
   @inlinable
   func push<each Result: LuaConvertible>(_ results: repeat each Result) throws -> Int32 {
     var count: Int32 = 0
-    for result in repeat each results {
-      try push(result.luaValue(in: state))
-      count += 1
-    }
+    for _ in repeat (each Result).self { count += 1 }
+    try reserve(Int(count))
+    for result in repeat each results { try result._push(self) }
     return count
   }
+
+  /// Makes room for `count` pushes. Not API.
+  @usableFromInline
+  func reserve(_ count: Int) throws { try stack.reserve(count) }
 
   /// Pushes one result. Not API. [-0, +1]
   @usableFromInline

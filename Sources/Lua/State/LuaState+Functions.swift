@@ -13,14 +13,16 @@ extension LuaState {
   ) throws -> LuaFunction {
     // Inlinable so that the conversions are specialised for the caller's types; the
     // arguments are read in place (LuaArguments), with no [LuaValue] arrays.
-    try _function { arguments in
+    try _function(results: { arguments in
       var position = 0
       func next<T: LuaConvertible>(_ type: T.Type) throws -> T {
         position += 1
-        return try arguments.convert(at: position, to: T.self)
+        return try T._read(arguments, at: position)
       }
-      return try body(repeat try next((each Argument).self)).luaValue(in: arguments.state)
-    }
+      // One result needs no room check: Lua gives a C function LUA_MINSTACK free slots.
+      try body(repeat try next((each Argument).self))._push(arguments)
+      return 1
+    })
   }
 
   /// A Lua function from a typed Swift closure that returns nothing (`Void`: Lua gets no
@@ -49,6 +51,7 @@ extension LuaState {
 
   /// Sets the global `name` to a typed Swift closure (see the typed `function(_:)`).
   /// - Throws: `usage` when the state is closed.
+  @inlinable  // so that `function(_:)` is specialised for the caller's types
   public func register<each Argument: LuaConvertible, Result: LuaConvertible>(
     _ name: String, _ body: @escaping (repeat each Argument) throws -> Result
   ) throws {
@@ -62,7 +65,7 @@ extension LuaState {
   /// try lua.register("log") { (line: String) in print(line) }
   /// ```
   /// - Throws: `usage` when the state is closed.
-  @_disfavoredOverload
+  @inlinable @_disfavoredOverload
   public func register<each Argument: LuaConvertible, each Result: LuaConvertible>(
     _ name: String, _ body: @escaping (repeat each Argument) throws -> (repeat each Result)
   ) throws {

@@ -9,6 +9,18 @@ public protocol LuaConvertible {
   /// The Lua value for `self`; tables are created in `state`.
   /// - Throws: ``LuaError`` of kind `usage` when the state is closed.
   func luaValue(in state: LuaState) throws -> LuaValue
+
+  /// Reads the value at `position` of `arguments` in place. Not API: the fast path of the
+  /// typed functions and calls. The default converts `arguments[position]` with
+  /// ``init(luaValue:)``; the common scalars read the Lua stack directly (see
+  /// LuaConvertible+FastPath.swift). Both behave the same.
+  static func _read(_ arguments: LuaArguments, at position: Int) throws -> Self
+
+  /// Pushes `self` on the Lua stack behind `arguments`, which has room for it. Not API:
+  /// the fast path of the typed functions and calls. The default pushes ``luaValue(in:)``
+  /// made in the call's state; the common scalars push themselves without reading the
+  /// state (see LuaConvertible+FastPath.swift).
+  func _push(_ arguments: LuaArguments) throws
 }
 
 extension LuaError {

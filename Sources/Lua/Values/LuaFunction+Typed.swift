@@ -17,9 +17,7 @@ extension LuaFunction {
   public func call<each Argument: LuaConvertible, Result: LuaConvertible>(
     _ arguments: repeat each Argument, returning type: Result.Type
   ) throws -> Result {
-    let core = reference.core
-    let stack = try LuaStack(core)
-    guard let state = core.owner else { throw LuaError(usage: "the Lua state is closed") }
+    let stack = try LuaStack(reference.core)
     let base = stack.top
     var count: Int32 = 0
     for _ in repeat each arguments { count += 1 }
@@ -28,8 +26,12 @@ extension LuaFunction {
     // The message handler goes first, so the call needs no stack rotation (lh_pcallh).
     lh_pushmsgh(stack.L)
     try stack.push(reference)
-    for argument in repeat each arguments { try stack.push(argument.luaValue(in: state)) }
+    // Scalars push themselves; other values are made in the state (see `_push`).
+    let pushes = LuaArguments(stack: stack, base: base, count: 0)
+    for argument in repeat each arguments { try argument._push(pushes) }
     try stack.callAboveHandler(arguments: count, results: 1)
+    // The result sits above the handler, at base + 2, read in place as a conversion: a
+    // value that does not fit is a `conversion` error, as `init(luaValue:)` gives.
     return try Result(luaValue: stack.value(at: base + 2))
   }
 }
@@ -50,9 +52,7 @@ extension LuaFunction {
   public func call<each Argument: LuaConvertible, each Result: LuaConvertible>(
     _ arguments: repeat each Argument, returning types: (repeat each Result).Type
   ) throws -> (repeat each Result) {
-    let core = reference.core
-    let stack = try LuaStack(core)
-    guard let state = core.owner else { throw LuaError(usage: "the Lua state is closed") }
+    let stack = try LuaStack(reference.core)
     let base = stack.top
     var count: Int32 = 0
     for _ in repeat each arguments { count += 1 }
@@ -63,7 +63,8 @@ extension LuaFunction {
     defer { lua_settop(stack.L, base) }
     lh_pushmsgh(stack.L)
     try stack.push(reference)
-    for argument in repeat each arguments { try stack.push(argument.luaValue(in: state)) }
+    let pushes = LuaArguments(stack: stack, base: base, count: 0)
+    for argument in repeat each arguments { try argument._push(pushes) }
     try stack.callAboveHandler(arguments: count, results: wanted)
     // The results sit above the handler, at base + 2 …; Lua pads missing ones with nil.
     var position: Int32 = 0
