@@ -4,6 +4,7 @@
 #include <lauxlib.h>
 #include <lualib.h>
 #include <stdlib.h>
+#include <string.h>
 
 lua_State *cb_newstate(void) {
   lua_State *L = luaL_newstate();
@@ -139,6 +140,36 @@ long long cb_dict_read(lua_State *L, int ref) {
 }
 
 void cb_unref(lua_State *L, int ref) { luaL_unref(L, LUA_REGISTRYINDEX, ref); }
+
+typedef struct {
+  long long depth;
+  long long id;
+} cb_view;
+
+static int cb_view_index(lua_State *L) {
+  const cb_view *view = luaL_checkudata(L, 1, "cb.view");
+  const char *key = luaL_checkstring(L, 2);
+  if (strcmp(key, "depth") == 0) {
+    lua_pushinteger(L, view->depth);
+  } else if (strcmp(key, "id") == 0) {
+    lua_pushinteger(L, view->id);
+  } else {
+    lua_pushnil(L);
+  }
+  return 1;
+}
+
+void cb_register_view(lua_State *L, long long depth) {
+  cb_view *view = lua_newuserdatauv(L, sizeof *view, 0);
+  view->depth = depth;
+  view->id = 1;
+  if (luaL_newmetatable(L, "cb.view")) {
+    lua_pushcfunction(L, cb_view_index);
+    lua_setfield(L, -2, "__index");
+  }
+  lua_setmetatable(L, -2);
+  lua_setglobal(L, "button");
+}
 
 #include <malloc.h>
 

@@ -1,3 +1,4 @@
+import CBenchBaseline
 import Lua
 import LuaHost
 import ViewTree
@@ -41,6 +42,12 @@ struct TreeCases {
     let swiftButton = try parent.add(View.button("ok") { _ in })
     let swiftCrash = try parent.add(View.button("crash") { _ in throw Boom() })
     let buttonValue = try tree.lua.userdata(button)
+    // The raw-C baseline of the property read: a C `__index` on a stored field.
+    let C = cb_newstate()!
+    defer { cb_close(C) }
+    cb_register_view(C, Int64(button.depth))
+    let cDepth = cb_ref_chunk(
+      C, "return function() local d for i = 1, \(n) do d = button.depth end return d end")
 
     let medians = try Measure.interleaved(
       repetitions: repetitions,
@@ -53,12 +60,15 @@ struct TreeCases {
         { try Measure.perOp(n / 10) { try crashLoop.call() } },
         { Measure.perOp(n / 10) { for _ in 0..<n / 10 { blackHole(crash.tap()) } } },
         { Measure.perOp(n / 10) { for _ in 0..<n / 10 { blackHole(swiftCrash.tap()) } } },
+        { Measure.perOp(n) { blackHole(cb_call0(C, cDepth)) } },
       ])
     return [
       Row(name: "5a. Lua `button:tap()` → tree → Lua action → back", ours: medians[0]),
       Row(name: "Swift `view.tap()` → Lua action (userdata arg)", ours: medians[1], isDetail: true),
       Row(name: "Swift→Lua call with the view's userdata", ours: medians[2], isDetail: true),
-      Row(name: "Lua→Swift view property read (`button.depth`)", ours: medians[3], isDetail: true),
+      Row(
+        name: "5c. Lua→Swift view property read (`button.depth`) vs a C `__index`",
+        ours: medians[3], baseline: medians[8], target: 3),
       Row(name: "tree only: Swift tap → Swift action", ours: medians[4], isDetail: true),
       Row(name: "5b. Lua `crash:tap()`: error 10 levels deep → boundary", ours: medians[5]),
       Row(name: "Swift `view.tap()` → Lua error → boundary", ours: medians[6], isDetail: true),

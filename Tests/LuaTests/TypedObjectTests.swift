@@ -52,6 +52,32 @@ final class Tally {
     try lua.globals().set("t", lua.userdata(tally))
   }
 
+  /// `__index` finds members through a Lua table of interned names: a property shadows a
+  /// method of the same name, and any other key (a number, a name it lacks, bytes that
+  /// are not UTF-8, a name with a NUL) reads as the fallback's value, as before.
+  @Test func indexFindsMembersByTheirNamesOnly() throws {
+    let other = try LuaState()
+    final class Thing {}
+    try other.register(Thing.self, name: "Thing") { type in
+      type.method("both") { _, _ in ["method"] }
+      type.property("both", get: { _ in "property" })
+      type.property("n", get: { _ in .integer(7) })
+      type.index { _, key in .string(LuaString("fallback \(key.typeName)")) }
+    }
+    let thing = Thing()
+    try other.globals().set("x", other.userdata(thing))
+    let results = try other.run(
+      "return x.both, x.n, x[1], x.missing, x['n\\0'], x['\\255'], type(x.nn)")
+    #expect(
+      results == [
+        "property", 7, "fallback number", "fallback string", "fallback string", "fallback string",
+        "string",
+      ])
+    // Methods still come back as the same function each time.
+    #expect(try lua.run("return t.add == t.add") == [true])
+    withExtendedLifetime(thing) {}
+  }
+
   @Test func typedMethodsTakeSeveralConvertedArguments() throws {
     #expect(try lua.run("t:add(2); return t:add(3, 'x'), t:double()") == [5, 10])
     #expect(tally.value == 10 && tally.tags == ["x"])

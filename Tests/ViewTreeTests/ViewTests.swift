@@ -20,6 +20,30 @@ import ViewTree
     #expect(t.crash.root === t.root)
   }
 
+  /// `depth` is kept between reads until the shape of a tree changes: every way a parent
+  /// changes (a move, a removal, a parent freed, a new ancestor above) must count.
+  @Test func depthFollowsEveryChangeOfShape() throws {
+    let t = try seedTree()
+    #expect(t.crash.depth == 3)
+    try t.root.add(t.crash)  // a move up
+    #expect(t.crash.depth == 1)
+    let holder = try t.guardView.add(.stack(id: "holder"))
+    try holder.add(t.crash)  // a move down
+    #expect(t.crash.depth == 3)
+    holder.removeFromParent()  // an ancestor detached
+    #expect(t.crash.depth == 1)
+    let top = View.window(id: "top")
+    try top.add(holder)  // a new ancestor above
+    #expect(t.crash.depth == 2)
+    holder.removeAllChildren()
+    #expect(t.crash.depth == 0)
+    var parent: View? = View.window(id: "short-lived")
+    try parent!.add(t.crash)
+    #expect(t.crash.depth == 1)
+    parent = nil  // the parent freed
+    #expect(t.crash.depth == 0)
+  }
+
   @Test func findIsDepthFirstAndIncludesSelf() throws {
     let root = View.window()
     let left = try root.add(.stack(id: "left"))

@@ -41,6 +41,12 @@ long long cb_dict_read(lua_State *L, int ref);
 /// Releases a registry reference.
 void cb_unref(lua_State *L, int ref);
 
+/// Case 5's baseline: sets the global `button` to a full userdata of two integer fields
+/// whose metatable's `__index` is a C function that checks `self` and the key
+/// (luaL_checkudata, luaL_checkstring) and switches on the key: the raw-C cost of a
+/// property read that is as safe as LuaHost's.
+void cb_register_view(lua_State *L, long long depth);
+
 /// Bytes in use in the malloc heap (glibc mallinfo2), for per-sandbox memory.
 long long cb_heap_bytes(void);
 

@@ -91,6 +91,7 @@ extension LuaObjectType {
     set: ((Object, Value) throws -> Void)? = nil
   ) {
     getters[name] = { object, state in try get(object).luaValue(in: state) }
+    readers[name] = { object, arguments in try get(object)._push(arguments) }
     setters[name] = set.map { set in typedSetter(name, set) }
   }
 
@@ -102,6 +103,7 @@ extension LuaObjectType {
     set: ((Object, Value) throws -> Void)? = nil
   ) {
     getters[name] = { object, state in try get(object, state).luaValue(in: state) }
+    readers[name] = { object, arguments in try get(object, arguments.state)._push(arguments) }
     setters[name] = set.map { set in typedSetter(name, set) }
   }
 

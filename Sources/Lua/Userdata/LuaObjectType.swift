@@ -20,6 +20,9 @@ public struct LuaObjectType<Object: AnyObject> {
   @usableFromInline var methods: [String: (LuaState) throws -> LuaFunction] = [:]
   /// The property getters; each converts its value in the state it is given.
   @usableFromInline var getters: [String: (Object, LuaState) throws -> LuaValue] = [:]
+  /// The same getters as `__index` runs them: each pushes its value, and reads the state
+  /// only if its value needs one (a table), so a scalar property costs no weak load.
+  @usableFromInline var readers: [String: (Object, LuaArguments) throws -> Void] = [:]
   @usableFromInline var setters: [String: (Object, LuaValue) throws -> Void] = [:]
   var metamethods: [LuaMetamethod: ([LuaValue]) throws -> [LuaValue]] = [:]
   var fallbackGet: ((Object, LuaValue) throws -> LuaValue)?
@@ -46,6 +49,7 @@ public struct LuaObjectType<Object: AnyObject> {
     set: ((Object, LuaValue) throws -> Void)? = nil
   ) {
     getters[name] = { object, _ in try get(object) }
+    readers[name] = { object, arguments in try arguments.pushValue(get(object)) }
     setters[name] = set
   }
 

@@ -10,12 +10,17 @@ extension View {
 
   /// The number of ancestors: 0 for a root.
   public var depth: Int {
+    // Kept until the shape of any tree changes: a walk of weak parents costs about 200
+    // instructions a level (a weak load and a release).
+    let version = View.structureVersion.load(ordering: .relaxed)
+    if depthCache.version == version { return depthCache.depth }
     var count = 0
     var node = parent
     while let current = node {
       count += 1
       node = current.parent
     }
+    depthCache = (version, count)
     return count
   }
 

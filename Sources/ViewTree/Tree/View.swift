@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An action run by a view, for example a button's tap.
 ///
 /// The view is passed in so the closure need not capture it, which would
@@ -56,7 +58,16 @@ public final class View {
   /// child still held elsewhere, such as a button whose tap is under way). A weak read
   /// gives `nil` there, as for a detached view. It costs a side table on each parent
   /// (3% more instructions over the tree-dispatch benchmarks; see BENCHMARKS.md).
-  public internal(set) weak var parent: View?
+  public internal(set) weak var parent: View? {
+    didSet { View.structureVersion.add(1, ordering: .relaxed) }
+  }
+
+  /// Counts changes to any view's ``parent`` (every insertion, move and removal), so
+  /// that ``depth`` can be kept until the tree's shape changes. Changes happen under the
+  /// tree lock, which orders them; the counter only has to be safe to read.
+  static let structureVersion = Atomic<UInt64>(0)
+  /// ``depth`` and the ``structureVersion`` it was counted at.
+  var depthCache: (version: UInt64, depth: Int) = (.max, 0)
 
   /// The action ``tap()`` runs.
   public var onTap: ViewAction?
