@@ -39,14 +39,44 @@ struct PluginCases {
     return [
       Row(
         name: "7a. create a sandbox (1,000 alive) vs luaL_newstate + same libs",
-        ours: Measure.median(createOurs), baseline: Measure.median(createC)),
+        ours: Measure.median(createOurs), baseline: Measure.median(createC), target: 1.5),
       Row(
         name: "7b. Lua heap per sandbox vs bare state with the same libs",
         ours: Measure.median(luaBytes), baseline: Measure.median(cBytes), unit: "B"),
       Row(
         name: "7c. malloc heap per sandbox, Swift objects included (growth / 1,000)",
         ours: Measure.median(rssBytes), unit: "B"),
+      try tenThousandSandboxes(),
     ]
+  }
+
+  /// 7d: the whole process's resident memory with 10,000 default sandboxes alive, against
+  /// the budget of 300 MB (as `ps` would show it: Lua's heap, Swift's objects, the
+  /// allocator's slack and the binary).
+  func tenThousandSandboxes() throws -> Row {
+    var states: [LuaState] = []
+    states.reserveCapacity(10_000)
+    for _ in 0..<10_000 { states.append(try LuaState(sandbox: LuaSandbox())) }
+    let resident = Self.residentBytes()
+    withExtendedLifetime(states) {}
+    let megabyte = 1_048_576.0
+    return Row(
+      name: "7d. resident memory with 10,000 sandboxes alive (whole process) vs 300 MB",
+      ours: Double(resident) / megabyte, baseline: 300, target: 1, targetText: "≤ 300 MB",
+      unit: "MB")
+  }
+
+  /// The process's resident set in bytes (`/proc/self/statm`), or 0 where it cannot be read.
+  static func residentBytes() -> Int {
+    guard let file = fopen("/proc/self/statm", "r") else { return 0 }
+    defer { fclose(file) }
+    var buffer = [CChar](repeating: 0, count: 128)
+    guard fgets(&buffer, Int32(buffer.count), file) != nil else { return 0 }
+    let line = String(
+      decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let fields = line.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
   }
 
   /// Bytes in use in the malloc heap (glibc `mallinfo2`): Lua's allocations and Swift's.
