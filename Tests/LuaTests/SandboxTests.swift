@@ -206,12 +206,31 @@ import Testing
     try attack(
       "do local x <close> = setmetatable({}, {__close = function() while true do end end}) end",
       .timeout, in: lua)
-    try attack(
-      "setmetatable({}, {__gc = function() while true do end end}) collectgarbage()", .timeout,
-      in: lua)
-    try attack(
-      "for i = 1, 1e6 do setmetatable({}, {__gc = function() while true do end end}) end",
-      [.timeout, .memory], in: lua)
+  }
+
+  /// Looping finalizers: the call that runs one stops at its deadline. Each attack gets a
+  /// state of its own, since the finalizers it leaves pending may run in any later call
+  /// of that state (at a collection that nothing schedules): such a call may succeed or
+  /// stop at its own deadline, but must not run past it or crash, and the state closes.
+  @Test(arguments: [
+    "setmetatable({}, {__gc = function() while true do end end}) collectgarbage()",
+    "for i = 1, 1e6 do setmetatable({}, {__gc = function() while true do end end}) end",
+  ])
+  func runawayFinalizers(code: String) throws {
+    let state = try Self.sandbox(timeout: .milliseconds(300))
+    do {
+      try state.run(code, name: "=attack")
+      Issue.record("attack succeeded: \(code)")
+    } catch let error as LuaError {
+      #expect([.timeout, .memory].contains(error.kind), "\(code): \(error.message)")
+    }
+    do {
+      #expect(try state.run("local t = {} for i = 1, 100 do t[i] = i end return #t") == [100])
+    } catch let error as LuaError {
+      #expect(error.kind == .timeout, "\(error.message)")
+    }
+    state.close()
+    #expect(state.isClosed)
   }
 
   @Test func resourceBombs() throws {

@@ -49,19 +49,17 @@ extension LuaState {
     try stack.check(lh_pushsandboxlib(stack.L))
     let lib = LuaTable(stack.reference(at: -1))
     stack.pop()
-    let hooks = try makeTable()
-    try hooks.set("lib", .table(lib))
-    try hooks.set("write", .function(write))
-    try hooks.set("readmodule", .function(readModule))
-    try hooks.set("path", .string(LuaString(folder?.searchPath ?? "")))
-    try hooks.set("fullos", .boolean(sandbox.capabilities.contains(.os)))
-    try hooks.set("fullpackage", .boolean(sandbox.capabilities.contains(.package)))
-    try hooks.set("fulldebug", .boolean(sandbox.capabilities.contains(.debug)))
     let prelude =
       try Self.sandboxPreludeBytecode.map {
         try load(bytes: $0, name: Self.sandboxPreludeName, mode: .binary)
       } ?? load(Self.sandboxPrelude, name: Self.sandboxPreludeName)
-    try prelude.call(.table(hooks))
+    try prelude.call(arguments: [
+      .table(lib), .function(write), .function(readModule),
+      .string(LuaString(folder?.searchPath ?? "")),
+      .boolean(sandbox.capabilities.contains(.os)),
+      .boolean(sandbox.capabilities.contains(.package)),
+      .boolean(sandbox.capabilities.contains(.debug)),
+    ])
   }
 }
 
