@@ -150,4 +150,61 @@ import Testing
     #expect(viaLua.message.contains("table index is nil"), "\(viaLua.message)")
     #expect(try t.pairs().count == 1)
   }
+
+  /// The collection conversions read and push in place (specialised for their element
+  /// types); against a reference made of the per-value conversions they replace, every
+  /// table gives the same result or the same error message.
+  @Test(arguments: [
+    "{1, 2, 3}", "{}", "{1, 2.0, 3}", "{1, 2.5}", "{'a', 'b'}", "{1, nil, 3}", "{a = 1, b = 2}",
+    "{[1] = 'x', [2] = 'y', z = 3}", "{['\\255'] = 1}", "{[1.5] = 1}", "{x = {1, 2}}",
+    "{[true] = 1}", "{a = 'one'}", "{[10] = 1, [20] = 2}",
+  ])
+  func collectionsConvertAsTheirElementsDo(table: String) throws {
+    let value = try lua.run("return \(table)").first ?? .nil
+    func same<T: LuaConvertible & Equatable>(
+      _ type: T.Type, _ reference: (LuaValue) throws -> T
+    ) {
+      let fast = Result { try T(luaValue: value) }
+      let slow = Result { try reference(value) }
+      switch (fast, slow) {
+      case (.success(let a), .success(let b)): #expect(a == b, "\(T.self) from \(table)")
+      case (.failure(let a), .failure(let b)):
+        #expect("\(a)" == "\(b)", "\(T.self) from \(table)")
+      default: Issue.record("\(T.self) from \(table): \(fast) against \(slow)")
+      }
+    }
+    func elements(_ value: LuaValue) throws -> [LuaValue] {
+      let table = try LuaTable(luaValue: value)
+      let count = try table.length()
+      return count == 0 ? [] : try (1...count).map { try table.rawGet(.integer($0)) }
+    }
+    same([Int].self) { try elements($0).map { try Int(luaValue: $0) } }
+    same([String].self) { try elements($0).map { try String(luaValue: $0) } }
+    same([Double].self) { try elements($0).map { try Double(luaValue: $0) } }
+    same([String: Int].self) { value in
+      var result: [String: Int] = [:]
+      for (key, element) in try LuaTable(luaValue: value).pairs() {
+        result[try String(luaValue: key)] = try Int(luaValue: element)
+      }
+      return result
+    }
+    same([Int: String].self) { value in
+      var result: [Int: String] = [:]
+      for (key, element) in try LuaTable(luaValue: value).pairs() {
+        result[try Int(luaValue: key)] = try String(luaValue: element)
+      }
+      return result
+    }
+  }
+
+  /// Pushing a dictionary refuses the keys Lua refuses, as before.
+  @Test func dictionariesWithKeysLuaRefusesThrow() throws {
+    let nan = try #require(throws: LuaError.self) { try [Double.nan: 1].luaValue(in: lua) }
+    #expect(nan.kind == .usage && nan.message == "table index is NaN")
+    let none = try #require(throws: LuaError.self) { try [Int?.none: 1].luaValue(in: lua) }
+    #expect(none.kind == .usage && none.message == "table index is nil")
+    #expect(lua.stackTop == 0)
+    let fine = try [1.5: "x", 2: "y"].luaValue(in: lua)
+    #expect(try lua.load("local t = ... return t[1.5], t[2]").call(fine) == ["x", "y"])
+  }
 }

@@ -6,10 +6,10 @@ import CLua
 /// and never recurses. Converting to nested Swift collections recurses, and a table that
 /// contains itself (directly or through other tables) throws a `conversion` error
 /// ("table contains a cycle") instead of hanging.
-enum TableVisits {
-  @TaskLocal static var active: Set<UInt> = []
+@usableFromInline enum TableVisits {
+  @usableFromInline @TaskLocal static var active: Set<UInt> = []
 
-  static func visiting<R>(_ table: LuaTable, _ body: () throws -> R) throws -> R {
+  @usableFromInline static func visiting<R>(_ table: LuaTable, _ body: () throws -> R) throws -> R {
     let id = UInt(bitPattern: table.reference.identity)
     guard !active.contains(id) else { throw LuaError(conversion: "table contains a cycle") }
     var next = active
@@ -21,6 +21,7 @@ enum TableVisits {
 extension Array: LuaConvertible where Element: LuaConvertible {
   /// Converts the sequence 1…#t of a table. `[UInt8]` also converts from a Lua string,
   /// byte for byte.
+  @inlinable  // specialised for the element type: generic code looked up metadata per element
   public init(luaValue: LuaValue) throws {
     if Element.self == UInt8.self, case .string(let s) = luaValue {
       self = s.bytes as! [Element]
@@ -29,12 +30,14 @@ extension Array: LuaConvertible where Element: LuaConvertible {
     let table = try LuaTable(luaValue: luaValue)
     self = try TableVisits.visiting(table) {
       var result: [Element] = []
-      try table.forEachArrayValue { result.append(try Element(luaValue: $0)) }
+      // In place: a scalar element is read straight off the stack (no `LuaValue`).
+      try table.forEachArrayValueInPlace { result.append(try Element._readValue($0, at: 1)) }
       return result
     }
   }
 
   /// A new sequence table; `[UInt8]` becomes a Lua string, byte for byte.
+  @inlinable  // specialised: scalar elements are pushed straight onto the stack
   public func luaValue(in state: LuaState) throws -> LuaValue {
     if Element.self == UInt8.self, let bytes = self as? [UInt8] {
       return .string(LuaString(bytes: bytes))
@@ -42,8 +45,8 @@ extension Array: LuaConvertible where Element: LuaConvertible {
     let table = try state.buildTable(arrayCapacity: count, fieldCapacity: 0) { stack, table in
       var index: lua_Integer = 1
       for element in self {
-        try stack.push(element.luaValue(in: state))
-        lua_rawseti(stack.L, table, index)
+        try element._push(stack)
+        stack.rawSet(table: table, index: index)
         index += 1
       }
     }
@@ -53,12 +56,14 @@ extension Array: LuaConvertible where Element: LuaConvertible {
 
 extension Dictionary: LuaConvertible where Key: LuaConvertible, Value: LuaConvertible {
   /// Converts every pair of a table.
+  @inlinable  // specialised for the key and value types, as the array conversion is
   public init(luaValue: LuaValue) throws {
     let table = try LuaTable(luaValue: luaValue)
     self = try TableVisits.visiting(table) {
       var result: [Key: Value] = [:]
-      try table.forEachPair { key, value in
-        result[try Key(luaValue: key)] = try Value(luaValue: value)
+      // In place: scalar keys and values are read straight off the stack.
+      try table.forEachPairInPlace { pair in
+        result[try Key._readValue(pair, at: 1)] = try Value._readValue(pair, at: 2)
       }
       return result
     }
@@ -66,18 +71,14 @@ extension Dictionary: LuaConvertible where Key: LuaConvertible, Value: LuaConver
 
   /// A new table with every pair.
   /// - Throws: `usage` for a key that converts to `nil` or NaN.
+  @inlinable  // specialised: scalar keys and values are pushed straight onto the stack
   public func luaValue(in state: LuaState) throws -> LuaValue {
     let table = try state.buildTable(arrayCapacity: 0, fieldCapacity: count) { stack, table in
       for (key, value) in self {
-        let key = try key.luaValue(in: state)
-        switch key {
-        case .nil: throw LuaError(usage: "table index is nil")
-        case .number(let d) where d.isNaN: throw LuaError(usage: "table index is NaN")
-        default: break
-        }
-        try stack.push(key)
-        try stack.push(value.luaValue(in: state))
-        lua_rawset(stack.L, table)
+        try key._push(stack)
+        try stack.checkTableKey()
+        try value._push(stack)
+        stack.rawSet(table: table)
       }
     }
     return .table(table)

@@ -76,9 +76,31 @@ extension Bool {
 }
 
 extension String {
+  /// Reads a Lua string of valid UTF-8 in place; anything else (a number, which converts
+  /// as Lua formats it, or an error) goes through `init(luaValue:)`.
+  @inlinable
+  public static func _read(_ arguments: LuaArguments, at position: Int) throws -> String {
+    if let text = arguments.text(at: position) { return text }
+    return try arguments.convert(at: position, to: String.self)
+  }
+
   /// Pushes the string's UTF-8 bytes (no state needed).
   @inlinable
   public func _push(_ arguments: LuaArguments) throws { try arguments.pushString(self) }
+}
+
+extension LuaConvertible {
+  /// The value at `position` as `init(luaValue:)` converts it (a failure throws its
+  /// conversion error, not a "bad argument" one), by the fast path when it fits. For the
+  /// collection conversions, which read tables in place.
+  @usableFromInline
+  static func _readValue(_ arguments: LuaArguments, at position: Int) throws -> Self {
+    do {
+      return try _read(arguments, at: position)
+    } catch {
+      return try Self(luaValue: arguments[position])
+    }
+  }
 }
 
 extension LuaArguments {

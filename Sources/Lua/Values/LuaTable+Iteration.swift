@@ -18,6 +18,40 @@ extension LuaTable {
     }
   }
 
+  /// Calls `body` with each value at 1…n (raw length), without metamethods, as position 1
+  /// of `LuaArguments` read in place. `body` must not change this table.
+  @usableFromInline
+  func forEachArrayValueInPlace(_ body: (LuaArguments) throws -> Void) throws {
+    let stack = try reference.pushed()
+    let table = stack.top
+    defer { lua_settop(stack.L, table - 1) }
+    let count = lua_Integer(lua_rawlen(stack.L, table))
+    let value = LuaArguments(stack: stack, base: table, count: 1)
+    var index: lua_Integer = 1
+    while index <= count {
+      lua_rawgeti(stack.L, table, index)
+      try body(value)
+      lua_settop(stack.L, table)
+      index += 1
+    }
+  }
+
+  /// Calls `body` with every pair in `next` order, without metamethods, as positions 1
+  /// (the key) and 2 (the value) of `LuaArguments` read in place. `body` must not change
+  /// this table, nor convert the key in place (the reads here never do).
+  @usableFromInline
+  func forEachPairInPlace(_ body: (LuaArguments) throws -> Void) throws {
+    let stack = try reference.pushed()
+    let table = stack.top
+    defer { lua_settop(stack.L, table - 1) }
+    let pair = LuaArguments(stack: stack, base: table, count: 2)
+    lua_pushnil(stack.L)
+    while lua_next(stack.L, table) != 0 {
+      try body(pair)
+      lua_settop(stack.L, table + 1)  // keep the key for the next lua_next
+    }
+  }
+
   /// Calls `body` with every key/value pair in `next` order, without metamethods. `body`
   /// must not change this table.
   func forEachPair(_ body: (LuaValue, LuaValue) throws -> Void) throws {
@@ -33,18 +67,43 @@ extension LuaTable {
 }
 
 extension LuaState {
-  /// Builds a new table in place: `fill` pushes each value with the stack passed to it.
-  /// [-0, +0] Returns the table.
+  /// Builds a new table in place: `fill` pushes each value through the `LuaArguments`
+  /// passed to it (a vehicle for pushes, with room for four), and stores it with
+  /// `rawSet`. [-0, +0] Returns the table.
+  @usableFromInline
   func buildTable(
-    arrayCapacity: Int, fieldCapacity: Int, _ fill: (LuaStack, Int32) throws -> Void
+    arrayCapacity: Int, fieldCapacity: Int, _ fill: (LuaArguments, Int32) throws -> Void
   ) throws -> LuaTable {
     let stack = try LuaStack(core)
     try stack.reserve(4)
     let table = stack.top + 1
     defer { lua_settop(stack.L, table - 1) }
     lua_createtable(stack.L, Int32(clamping: arrayCapacity), Int32(clamping: fieldCapacity))
-    try fill(stack, table)
+    try fill(LuaArguments(stack: stack, base: table, count: 0), table)
     return LuaTable(stack.reference(at: table))
+  }
+}
+
+extension LuaArguments {
+  /// Pops a value into `table[index]`, raw. Not API. [-1, +0]
+  @usableFromInline
+  func rawSet(table: Int32, index: lua_Integer) { lua_rawseti(stack.L, table, index) }
+
+  /// Pops a key and a value into `table`, raw. Not API. [-2, +0]
+  @usableFromInline
+  func rawSet(table: Int32) { lua_rawset(stack.L, table) }
+
+  /// Refuses the key on top of the stack if Lua would: `nil` or NaN. Not API.
+  /// - Throws: `usage` "table index is nil" or "table index is NaN".
+  @usableFromInline
+  func checkTableKey() throws {
+    switch lua_type(stack.L, -1) {
+    case LUA_TNIL: throw LuaError(usage: "table index is nil")
+    case LUA_TNUMBER where lua_isinteger(stack.L, -1) == 0:
+      let number = lua_tonumberx(stack.L, -1, nil)
+      if number.isNaN { throw LuaError(usage: "table index is NaN") }
+    default: break
+    }
   }
 }
 
