@@ -2,22 +2,6 @@ import CLua
 
 /// In-place iteration used by the collection conversions: no intermediate arrays.
 extension LuaTable {
-  /// Calls `body` with each value at 1…n (raw length), without metamethods. `body` may use
-  /// the state (it runs above the table on the stack) but must not change this table.
-  func forEachArrayValue(_ body: (LuaValue) throws -> Void) throws {
-    let stack = try reference.pushed()
-    let table = stack.top
-    defer { lua_settop(stack.L, table - 1) }
-    let count = lua_Integer(lua_rawlen(stack.L, table))
-    var index: lua_Integer = 1
-    while index <= count {
-      lua_rawgeti(stack.L, table, index)
-      try body(stack.value(at: -1))
-      lua_settop(stack.L, table)
-      index += 1
-    }
-  }
-
   /// Calls `body` with each value at 1…n (raw length), without metamethods, as position 1
   /// of `LuaArguments` read in place. `body` must not change this table.
   @usableFromInline
@@ -48,19 +32,6 @@ extension LuaTable {
     lua_pushnil(stack.L)
     while lua_next(stack.L, table) != 0 {
       try body(pair)
-      lua_settop(stack.L, table + 1)  // keep the key for the next lua_next
-    }
-  }
-
-  /// Calls `body` with every key/value pair in `next` order, without metamethods. `body`
-  /// must not change this table.
-  func forEachPair(_ body: (LuaValue, LuaValue) throws -> Void) throws {
-    let stack = try reference.pushed()
-    let table = stack.top
-    defer { lua_settop(stack.L, table - 1) }
-    lua_pushnil(stack.L)
-    while lua_next(stack.L, table) != 0 {
-      try body(stack.value(at: -2), stack.value(at: -1))
       lua_settop(stack.L, table + 1)  // keep the key for the next lua_next
     }
   }
