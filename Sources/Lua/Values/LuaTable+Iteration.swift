@@ -20,6 +20,12 @@ extension LuaTable {
     }
   }
 
+  /// Calls `body` with every key/value pair in `next` order, without metamethods. `body`
+  /// must not change this table.
+  func forEachPair(_ body: (LuaValue, LuaValue) throws -> Void) throws {
+    try forEachPairInPlace { pair in try body(pair[1], pair[2]) }
+  }
+
   /// Calls `body` with every pair in `next` order, without metamethods, as positions 1
   /// (the key) and 2 (the value) of `LuaArguments` read in place. `body` must not change
   /// this table, nor convert the key in place (the reads here never do).
