@@ -108,4 +108,29 @@ import Testing
     try check(LuaValue.self, "value")
     #expect(lua.stackTop == 0)
   }
+
+  /// `object(at:as:)` skips the dynamic cast for an object of exactly the type asked for;
+  /// a subclass still converts, and another class still does not.
+  @Test func objectsReadInPlaceByExactTypeAndBySubclass() throws {
+    class Base {}
+    final class Sub: Base {}
+    final class Other {}
+    try lua.register(
+      "kinds",
+      arguments: { arguments -> String in
+        let base = arguments.object(at: 1, as: Base.self) != nil
+        let sub = arguments.object(at: 1, as: Sub.self) != nil
+        let other = arguments.object(at: 1, as: Other.self) != nil
+        return "\(base) \(sub) \(other)"
+      })
+    let (base, sub, other) = (Base(), Sub(), Other())
+    try lua.globals().set("base", lua.userdata(base))
+    try lua.globals().set("sub", lua.userdata(sub))
+    try lua.globals().set("other", lua.userdata(other))
+    #expect(
+      try lua.run("return kinds(base), kinds(sub), kinds(other), kinds(1)") == [
+        "true false false", "true true false", "false false true", "false false false",
+      ])
+    withExtendedLifetime((base, sub, other)) {}
+  }
 }
