@@ -17,11 +17,13 @@ extension LuaObjectType {
   ) {
     let typeName = self.name
     methods[name] = { state in
-      try state._function { arguments in
+      try state._function(results: { arguments in
         let object = try arguments.receiver(as: Object.self, typeName: typeName)
         let values = try arguments.afterSelf(method: name).convert(to: repeat (each Argument).self)
-        return try body(object, repeat each values).luaValue(in: arguments.state)
-      }
+        // One result needs no room check: Lua gives a C function LUA_MINSTACK free slots.
+        try body(object, repeat each values)._push(arguments)
+        return 1
+      })
     }
   }
 

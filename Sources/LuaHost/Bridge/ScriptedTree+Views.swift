@@ -173,13 +173,25 @@ extension ScriptedTree {
           try tree().checkOwned(view, "remove")
           return [.boolean(view.removeFromParent())]
         })
-      type.method("tap", lockedMethod { view, _ in [.boolean(view.tap())] })
+      // Typed, so `self` is read in place: the untyped form built an argument array and a
+      // registry reference to the view's userdata on every tap.
+      type.method("tap") { (view: View) throws -> Bool in
+        try View.treeLock.withLock {
+          try tree().checkReach(view)
+          return view.tap()
+        }
+      }
       type.method(
         "set_value",
         lockedMethod { view, arguments in
           [.boolean(try tree().setValue(of: view, to: string(arguments.first ?? .nil)))]
         })
-      type.method("dismiss", lockedMethod { view, _ in [.boolean(view.dismiss() != nil)] })
+      type.method("dismiss") { (view: View) throws -> Bool in
+        try View.treeLock.withLock {
+          try tree().checkReach(view)
+          return view.dismiss() != nil
+        }
+      }
       type.metamethod(.tostring) { arguments in
         let view = try ScriptedTree.view(arguments.first)
         return [.string(LuaString(View.treeLock.withLock { view.description }))]
