@@ -163,6 +163,34 @@ import ViewTree
     }
   }
 
+  /// A plugin boundary's `on_reset` run on the host's thread, not the plugin's: the host
+  /// presses Reset, or changes a value the boundary lists in `reset_keys`. The views it
+  /// returns must be read while the plugin's state is still locked (they were read after,
+  /// which stopped the process: found by a hostile-plugin run of `luahost --plugins`).
+  @Test(arguments: ["choose", "env"])
+  func aPluginBoundaryResetFromTheHostRebuildsItsContent(how: String) throws {
+    let rig = try Rig([
+      "p.lua": """
+      local box = ui.root:add(ui.boundary{id = 'box', reset_keys = {'theme'},
+        on_reset = function() return ui.text{id = 'fresh', text = 'rebuilt'} end})
+      box:add(ui.button{id = 'fail', on_tap = function() error('boom', 0) end})
+      """
+    ])
+    _ = try rig.load("p.lua")
+    let rebuilt = rig.host.withTree { container -> Bool in
+      guard let box = container.find("box"), let fail = box.find("fail") else { return false }
+      _ = fail.tap()
+      guard box.alert != nil else { return false }
+      if how == "choose" {
+        _ = box.choose("Reset")
+      } else {
+        container.setEnvironment(named: "theme", to: "dark")
+      }
+      return box.find("fresh") != nil && box.find("fail") == nil
+    }
+    #expect(rebuilt)
+  }
+
   @Test func reloadWhileOtherThreadsTapTheWaitingButton() async throws {
     let rig = try Rig([
       "p.lua": """

@@ -116,15 +116,18 @@ extension ScriptedTree {
   /// Runs a boundary's Lua `on_reset(boundary)` after its children were removed; each view
   /// it returns is added to the boundary.
   func rebuild(_ boundary: View, with function: LuaFunction) throws {
-    let results = try callingLua {
+    // The results become views inside the state's lock: they are Lua values of a state
+    // that another thread (the plugin's own) may use as soon as the lock is released.
+    let views = try callingLua {
+      let results: [LuaValue]
       do {
-        return try function.call(value(boundary))
+        results = try function.call(value(boundary))
       } catch {
         throw presentable(error, origin: boundary)
       }
-    }
-    let views = try results.filter { !$0.isNil }.map {
-      try Self.view($0, argument: "on_reset result")
+      return try results.filter { !$0.isNil }.map {
+        try Self.view($0, argument: "on_reset result")
+      }
     }
     try View.treeLock.withLock {
       for view in views { try place(view, in: boundary, at: nil) }
