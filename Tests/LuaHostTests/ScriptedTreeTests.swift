@@ -199,12 +199,12 @@ extension ScriptedWindowSuite {
       removed = b
       b:tap()
       """)
-    // Detached, the view is its own root: its root default keeps the alert, and the tree
-    // it left never sees the error.
-    #expect(recorder.presented.isEmpty)
+    // The error goes up the chain it was raised in, to the boundary the view was under
+    // (it used to stay on the removed view, presented to no one).
+    #expect(recorder.presented.count == 1)
     #expect(
-      try run("return removed.alert.title, removed.alert.message, g.alert") == [
-        "Unhandled error", "after removal", .nil,
+      try run("return removed.alert, g.alert.title, g.alert.message") == [
+        .nil, "Error", "after removal",
       ])
   }
 

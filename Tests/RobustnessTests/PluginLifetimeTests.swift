@@ -191,6 +191,28 @@ import ViewTree
     #expect(rebuilt)
   }
 
+  /// A plugin's button that removes itself (or the panel's content) and then raises: the
+  /// error is shown on the plugin's panel, as any other error of the plugin, not lost in
+  /// the removed subtree; tapped by the host's thread.
+  @Test(arguments: ["self:remove()", "self.parent:remove()"])
+  func aButtonThatRemovesItselfAndFailsAlertsItsPanel(removal: String) throws {
+    let rig = try Rig([
+      "p.lua": """
+      ui.root:add(ui.stack{id = 'box'}):add(ui.button{id = 'gone', on_tap = function(self)
+        \(removal)
+        error('after removal', 0)
+      end})
+      """
+    ])
+    let plugin = try rig.load("p.lua")
+    let outcome = rig.host.withTree { _ -> (Bool, String?) in
+      guard let button = plugin.panel.find("gone") else { return (true, "no button") }
+      return (button.tap(), plugin.panel.alert?.message)
+    }
+    #expect(outcome.0 == false)
+    #expect(outcome.1 == "after removal")
+  }
+
   @Test func reloadWhileOtherThreadsTapTheWaitingButton() async throws {
     let rig = try Rig([
       "p.lua": """

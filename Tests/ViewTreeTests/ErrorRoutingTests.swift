@@ -34,6 +34,34 @@ import ViewTree
     #expect(root.alert == nil)
   }
 
+  /// An action that removes its own view, or an ancestor of it, and then throws: the error
+  /// still goes up the chain it was raised in, to the boundary the view was under (before,
+  /// it stayed in the removed subtree, where no one saw it). A view moved within its tree
+  /// routes from where it is now.
+  @Test(arguments: ["itself", "its parent", "everything", "moved"])
+  func anActionThatRemovesItsViewStillReachesItsBoundary(removes what: String) throws {
+    let t = try seedTree()
+    let holder = try t.guardView.add(.stack(id: "holder"))
+    let button = try holder.add(
+      .button("Go", id: "go") { view in
+        switch what {
+        case "itself": view.removeFromParent()
+        case "its parent": view.parent?.removeFromParent()
+        case "everything": view.root.find("guard")?.removeAllChildren()
+        default: try view.move(to: view.root)
+        }
+        throw MyError()
+      })
+    #expect(!button.tap())
+    if what == "moved" {
+      #expect(t.guardView.alert == nil)
+      #expect(t.root.alert?.message == "MyError()")
+    } else {
+      #expect(t.guardView.alert?.message == "MyError()")
+      #expect(button.alert == nil && holder.alert == nil)
+    }
+  }
+
   @Test func siblingBoundariesAreUntouched() throws {
     let root = View.window()
     let left = try root.add(.boundary(id: "left"))

@@ -17,8 +17,14 @@ enum ErrorRouter {
   }
 
   /// Routes `error`, raised at `origin`, to the nearest boundary that handles it; `retry`
-  /// is the work that failed, for a boundary that offers "Try again".
-  static func route(_ error: any Error, from origin: View, retry: RetryableWork? = nil) {
+  /// is the work that failed, for a boundary that offers "Try again". `continuation` is
+  /// where the walk goes on when it reaches the top of a subtree that the failing action
+  /// removed from the tree (the removed view's former parent).
+  static func route(
+    _ error: any Error, from origin: View, retry: RetryableWork? = nil,
+    continuingAt continuation: View? = nil
+  ) {
+    var continuation = continuation
     var error = error
     var node = origin
     var consulted: [View] = []
@@ -70,13 +76,20 @@ enum ErrorRouter {
           break walk
         }
       }
-      if let above {
-        guard aboveIndex < above.count else { break }
-        node = above[aboveIndex]
+      if let chain = above, aboveIndex < chain.count {
+        node = chain[aboveIndex]
         aboveIndex += 1
-      } else {
-        guard let parent = node.parent else { break }
+      } else if above == nil, let parent = node.parent {
         node = parent
+      } else if let next = continuation {
+        // The top of the removed subtree: on at its former parent, whose own chain is
+        // snapshotted afresh by the next filter.
+        continuation = nil
+        above = nil
+        aboveIndex = 0
+        node = next
+      } else {
+        break
       }
     }
     for view in consulted {

@@ -33,10 +33,13 @@ extension View {
     guard let handler = eventHandlers[name] else { return false }
     do {
       try ActingView.with(self) { try handler(self, values) }
+      if parentBeforeRemoval != nil { parentBeforeRemoval = nil }
       return true
     } catch {
+      let continuation = continuationAfterRemoval()
       ErrorRouter.route(
-        error, from: self, retry: RetryableWork(action: { view in try handler(view, values) }))
+        error, from: self, retry: RetryableWork(action: { view in try handler(view, values) }),
+        continuingAt: continuation)
       return false
     }
   }
@@ -53,10 +56,24 @@ extension View {
   public func perform(_ action: @escaping ViewAction) -> Bool {
     do {
       try ActingView.with(self) { try action(self) }
+      if parentBeforeRemoval != nil { parentBeforeRemoval = nil }
       return true
     } catch {
-      ErrorRouter.route(error, from: self, retry: RetryableWork(action: action))
+      // The action may have removed this view (or an ancestor): the error then continues
+      // where the view was, so a script cannot detach its way out of its boundary.
+      let continuation = continuationAfterRemoval()
+      ErrorRouter.route(
+        error, from: self, retry: RetryableWork(action: action), continuingAt: continuation)
       return false
     }
+  }
+
+  /// Where an error of this view's action continues past the top of its chain: the
+  /// parent it (or an ancestor) had before the action removed it, unless the action put
+  /// it back into that same tree. Clears the note.
+  func continuationAfterRemoval() -> View? {
+    guard let former = parentBeforeRemoval else { return nil }
+    parentBeforeRemoval = nil
+    return former.root === root ? nil : former
   }
 }

@@ -76,6 +76,7 @@ extension View {
   /// Detaches all children.
   public func removeAllChildren() {
     let old = children
+    for child in old { child.noteRemovalDuringAction(from: self) }
     children = []
     for child in old {
       child.parent = nil
@@ -93,10 +94,23 @@ extension View {
 
   func detachFromParent() {
     guard let parent else { return }
+    noteRemovalDuringAction(from: parent)
     if let index = parent.children.firstIndex(where: { $0 === self }) {
       parent.children.remove(at: index)
     }
     self.parent = nil
+  }
+
+  /// If the view whose action runs on this thread is this view or inside it, notes
+  /// `parent` (this view's parent, before the removal) as where that view's errors
+  /// continue (see `parentBeforeRemoval`). Only removals pay for it; the walk is the
+  /// acting view's depth.
+  func noteRemovalDuringAction(from parent: View) {
+    guard let acting = ActingView.current, acting.parentBeforeRemoval == nil,
+      acting.isSelfOrDescendant(of: self)
+    else { return }
+    // The acting view's chain now ends at this view: its errors continue at `parent`.
+    acting.parentBeforeRemoval = parent
   }
 
   /// Whether `ancestor` is this view or on its parent chain.

@@ -69,6 +69,12 @@ public final class View {
   /// ``depth`` and the ``structureVersion`` it was counted at.
   var depthCache: (version: UInt64, depth: Int) = (.max, 0)
 
+  /// The parent this view had when its running action removed it (or an ancestor of
+  /// it) from the tree, kept until the action ends: an error the action then throws still
+  /// goes up the chain it was raised in. Set only by removals during an action, so a tap
+  /// that removes nothing pays one check for it.
+  var parentBeforeRemoval: View?
+
   /// The action ``tap()`` runs.
   public var onTap: ViewAction?
 
