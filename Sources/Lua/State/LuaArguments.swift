@@ -224,7 +224,7 @@ extension LuaArguments {
   /// Pushes one result. Not API. [-0, +1]
   @usableFromInline
   func push(_ value: LuaValue) throws {
-    try stack.reserve(1)
-    try stack.push(value)
+    try reserve(1)
+    try pushValue(value)
   }
 }
