@@ -63,7 +63,9 @@ static int lh_xpcall(lua_State *L) {
 /* setmetatable. A metatable with __gc does not mark the object for Lua's collector,
  * which would run the finalizer with hooks off (a looping one would hang the host): the
  * field is hidden while Lua marks, and the object is registered for a deferred finalizer
- * that runs under the script's limits instead (lh_gc.c). */
+ * that runs under the script's limits instead (lh_gc.c). Upvalue 1 is the string "__gc",
+ * pushed by lua_pushvalue (a lua_pushliteral looks it up in the string cache each time);
+ * upvalue 2 caches the sentinels' metatable (nil until the first finalizer). */
 static int lh_setmetatable(lua_State *L) {
   int t = lua_type(L, 2);
   luaL_checktype(L, 1, LUA_TTABLE);
@@ -73,19 +75,19 @@ static int lh_setmetatable(lua_State *L) {
   lua_settop(L, 2);
   int finalized = 0;
   if (t == LUA_TTABLE) {
-    lua_pushliteral(L, "__gc");
+    lua_pushvalue(L, lua_upvalueindex(1));
     finalized = lua_rawget(L, 2) != LUA_TNIL; /* stack: t, mt, gc */
   }
   if (finalized) {
-    lua_pushliteral(L, "__gc");
+    lua_pushvalue(L, lua_upvalueindex(1));
     lua_pushnil(L);
     lua_rawset(L, 2);
     lua_pushvalue(L, 2);
     lua_setmetatable(L, 1);
-    lua_pushliteral(L, "__gc");
+    lua_pushvalue(L, lua_upvalueindex(1));
     lua_pushvalue(L, 3);
     lua_rawset(L, 2);
-    lh_register_finalizer(L, 1);
+    lh_register_finalizer(L, 1, lua_upvalueindex(2));
   } else {
     lua_settop(L, 2);
     lua_setmetatable(L, 1);
@@ -217,9 +219,14 @@ static int lh_makerequire(lua_State *L) {
 
 void lh_pushbaselib(lua_State *L) {
   static const luaL_Reg functions[] = {
-    {"xpcall", lh_xpcall},       {"setmetatable", lh_setmetatable},
-    {"makeprint", lh_makeprint}, {"makerequire", lh_makerequire},
+    {"xpcall", lh_xpcall},
+    {"makeprint", lh_makeprint},
+    {"makerequire", lh_makerequire},
     {NULL, NULL},
   };
   luaL_setfuncs(L, functions, 0);
+  lua_pushliteral(L, "__gc");
+  lua_pushnil(L);
+  lua_pushcclosure(L, lh_setmetatable, 2);
+  lua_setfield(L, -2, "setmetatable");
 }

@@ -77,7 +77,7 @@ static int lh_sentinel_gc(lua_State *L) {
   return 0;
 }
 
-void lh_register_finalizer(lua_State *L, int idx) {
+void lh_register_finalizer(lua_State *L, int idx, int mt_cache) {
   idx = lua_absindex(L, idx);
   luaL_checkstack(L, 4, NULL);
   lh_registry_table(L, &lh_fin_registered, "k");
@@ -91,13 +91,20 @@ void lh_register_finalizer(lua_State *L, int idx) {
   lua_newuserdatauv(L, 0, 1);
   lua_pushvalue(L, idx);
   lua_setiuservalue(L, -2, 1);
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lh_fin_sentinel_mt) != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lua_createtable(L, 0, 1);
-    lua_pushcfunction(L, lh_sentinel_gc);
-    lua_setfield(L, -2, "__gc");
+  if (lua_type(L, mt_cache) == LUA_TTABLE) {
+    lua_pushvalue(L, mt_cache);
+  } else {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lh_fin_sentinel_mt) != LUA_TTABLE) {
+      lua_pop(L, 1);
+      lua_createtable(L, 0, 1);
+      lua_pushcfunction(L, lh_sentinel_gc);
+      lua_setfield(L, -2, "__gc");
+      lua_pushvalue(L, -1);
+      lua_rawsetp(L, LUA_REGISTRYINDEX, &lh_fin_sentinel_mt);
+    }
     lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &lh_fin_sentinel_mt);
+    lua_copy(L, -1, mt_cache); /* the caller's cache, for the next registration */
+    lua_pop(L, 1);
   }
   lua_setmetatable(L, -2); /* marks the sentinel for finalization */
   lua_rawset(L, -3);       /* registered[object] = sentinel */

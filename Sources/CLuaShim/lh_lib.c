@@ -113,6 +113,30 @@ static lua_Integer lh_length(lua_State *L, int arg, int what) {
   return luaL_len(L, arg);
 }
 
+/* Copies n slots in order, dst[to + k] = src[from + k] for k from 0 (or, descending, from
+ * n - 1), through metamethods as liblua's loops do: the shifts of table.insert and remove,
+ * and table.move. It polls after every LH_LIB_POLL slots, so the inner loop is liblua's
+ * own, with no counter in it. */
+static void lh_copy_slots(lua_State *L, int src, lua_Integer from, int dst, lua_Integer to,
+                          lua_Integer n, int descending) {
+  for (lua_Integer done = 0; done < n;) {
+    lua_Integer chunk = n - done < LH_LIB_POLL ? n - done : LH_LIB_POLL;
+    if (descending) {
+      for (lua_Integer k = n - 1 - done, last = n - done - chunk; k >= last; k--) {
+        lua_geti(L, src, from + k);
+        lua_seti(L, dst, to + k);
+      }
+    } else {
+      for (lua_Integer k = done, end = done + chunk; k < end; k++) {
+        lua_geti(L, src, from + k);
+        lua_seti(L, dst, to + k);
+      }
+    }
+    done += chunk;
+    if (chunk == LH_LIB_POLL) lh_poll(L, LH_LIB_POLL);
+  }
+}
+
 static int lh_insert(lua_State *L) {
   lua_Integer e = lh_length(L, 1, LH_TAB_R | LH_TAB_W);
   e = (lua_Integer)((lua_Unsigned)e + 1u); /* the first empty slot */
@@ -122,12 +146,7 @@ static int lh_insert(lua_State *L) {
     case 3: {
       pos = luaL_checkinteger(L, 2);
       luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)e, 2, "position out of bounds");
-      lh_steps steps = {L, 0};
-      for (lua_Integer i = e; i > pos; i--) { /* shift up */
-        lua_geti(L, 1, i - 1);
-        lua_seti(L, 1, i);
-        lh_step(&steps, 1);
-      }
+      if (e > pos) lh_copy_slots(L, 1, pos, 1, pos + 1, e - pos, 1); /* shift up */
       break;
     }
     default: return luaL_error(L, "wrong number of arguments to 'insert'");
@@ -142,11 +161,9 @@ static int lh_remove(lua_State *L) {
   if (pos != size) /* liblua 5.4.4 names argument #1 here (its ltablib.c does) */
     luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 1, "position out of bounds");
   lua_geti(L, 1, pos);
-  lh_steps steps = {L, 0};
-  for (; pos < size; pos++) { /* shift down */
-    lua_geti(L, 1, pos + 1);
-    lua_seti(L, 1, pos);
-    lh_step(&steps, 1);
+  if (pos < size) { /* shift down */
+    lh_copy_slots(L, 1, pos + 1, 1, pos, size - pos, 0);
+    pos = size;
   }
   lua_pushnil(L);
   lua_seti(L, 1, pos);
@@ -164,20 +181,9 @@ static int lh_move(lua_State *L) {
     luaL_argcheck(L, f > 0 || e < LUA_MAXINTEGER + f, 3, "too many elements to move");
     lua_Integer n = e - f + 1;
     luaL_argcheck(L, t <= LUA_MAXINTEGER - n + 1, 4, "destination wrap around");
-    lh_steps steps = {L, 0};
-    if (t > e || t <= f || (tt != 1 && !lua_compare(L, 1, tt, LUA_OPEQ))) {
-      for (lua_Integer i = 0; i < n; i++) {
-        lua_geti(L, 1, f + i);
-        lua_seti(L, tt, t + i);
-        lh_step(&steps, 1);
-      }
-    } else { /* overlapping, moving up: copy from the end */
-      for (lua_Integer i = n - 1; i >= 0; i--) {
-        lua_geti(L, 1, f + i);
-        lua_seti(L, tt, t + i);
-        lh_step(&steps, 1);
-      }
-    }
+    /* overlapping and moving up: copy from the end */
+    int descending = !(t > e || t <= f || (tt != 1 && !lua_compare(L, 1, tt, LUA_OPEQ)));
+    lh_copy_slots(L, 1, f, tt, t, n, descending);
   }
   lua_pushvalue(L, tt);
   return 1;

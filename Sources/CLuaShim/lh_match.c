@@ -24,25 +24,62 @@ static inline unsigned lh_set_cost(const char *p, const char *ep) {
   return (unsigned)((size_t)(ep - p) >> 4);
 }
 
-/* The end of the single-character class that starts at p. */
-static const char *lh_class_end(lh_matcher *m, const char *p) {
-  if (*p++ == '%') {
-    if (p == m->p_end) luaL_error(m->L, "malformed pattern (ends with '%%')");
-    return p + 1;
-  }
-  if (*(p - 1) == '[') {
-    const char *start = p;
-    if (*p == '^') p++;
-    do { /* the first character after '[' (or "[^") belongs to the set, even a ']' */
-      if (p == m->p_end) luaL_error(m->L, "malformed pattern (missing ']')");
-      if (*(p++) == '%' && p < m->p_end) p++;
-    } while (*p != ']');
-    lh_tick(m, lh_set_cost(start, p));
-    return p + 1;
-  }
-  return p;
+/* The end of the set that starts at p, at its '['. */
+static const char *lh_set_end(lh_matcher *m, const char *p) {
+  const char *start = ++p;
+  if (*p == '^') p++;
+  do { /* the first character after '[' (or "[^") belongs to the set, even a ']' */
+    if (p == m->p_end) luaL_error(m->L, "malformed pattern (missing ']')");
+    if (*(p++) == '%' && p < m->p_end) p++;
+  } while (*p != ']');
+  lh_tick(m, lh_set_cost(start, p));
+  return p + 1;
 }
 
+/* The end of the single-character class that starts at p. Inline: the matcher's loop
+ * asks this of every pattern item it passes, and sets are the only long case. */
+static inline __attribute__((always_inline)) const char *lh_class_end(lh_matcher *m,
+                                                                      const char *p) {
+  switch (*p) {
+    case '%':
+      if (p + 1 == m->p_end) luaL_error(m->L, "malformed pattern (ends with '%%')");
+      return p + 2;
+    case '[': return lh_set_end(m, p);
+    default: return p + 1;
+  }
+}
+
+#ifdef __GLIBC__
+/* Each of glibc's <ctype.h> tests is one lookup in the current locale's table of masks
+ * (isalpha(c) is (*__ctype_b_loc())[c] & _ISalpha). Decoding a class letter to its mask
+ * by this constant table, instead of tolower(cl), a switch and isupper(cl) for every
+ * character tested, makes the test a load and an AND. It still reads the locale's table,
+ * as liblua's does; the letters themselves are decoded as ASCII, which is what tolower
+ * and isupper give for them in every locale glibc ships. */
+static const unsigned short lh_class_masks[128] = {
+    ['a'] = _ISalpha, ['c'] = _IScntrl, ['d'] = _ISdigit, ['g'] = _ISgraph,
+    ['l'] = _ISlower, ['p'] = _ISpunct, ['s'] = _ISspace, ['u'] = _ISupper,
+    ['w'] = _ISalnum, ['x'] = _ISxdigit, ['A'] = _ISalpha, ['C'] = _IScntrl,
+    ['D'] = _ISdigit, ['G'] = _ISgraph, ['L'] = _ISlower, ['P'] = _ISpunct,
+    ['S'] = _ISspace, ['U'] = _ISupper, ['W'] = _ISalnum, ['X'] = _ISxdigit,
+};
+
+/* Whether c is in the class %cl (an upper-case letter is the complement); a character
+ * that names no class stands for itself. */
+static inline __attribute__((always_inline)) int lh_class(int c, int cl) {
+  if (cl < 128) {
+    unsigned short mask = lh_class_masks[cl];
+    int r;
+    if (mask != 0) r = ((*__ctype_b_loc())[c] & mask) != 0;
+    else if ((cl | 0x20) == 'z') r = c == '\0'; /* deprecated since 5.2 (use "\0"), still in 5.4's liblua */
+    else return cl == c;
+    return cl >= 'a' ? r : !r;
+  }
+  return cl == c;
+}
+#else
+/* Whether c is in the class %cl (an upper-case letter is the complement); a character
+ * that names no class stands for itself. */
 static int lh_class(int c, int cl) {
   int r;
   switch (tolower(cl)) {
@@ -62,6 +99,7 @@ static int lh_class(int c, int cl) {
   if (isupper(cl)) r = !r;
   return r != 0;
 }
+#endif
 
 /* Whether c is in the set [p .. ec], where p is at '[' and ec at the closing ']'. */
 static int lh_in_set(int c, const char *p, const char *ec) {
@@ -84,7 +122,10 @@ static int lh_in_set(int c, const char *p, const char *ec) {
   return !wanted;
 }
 
-static int lh_single(lh_matcher *m, const char *s, const char *p, const char *ep) {
+/* Whether the character at s matches the single-character class p .. ep. Inline: the
+ * repetitions test it once per character. */
+static inline __attribute__((always_inline)) int lh_single(lh_matcher *m, const char *s,
+                                                           const char *p, const char *ep) {
   if (s >= m->src_end) return 0;
   int c = (unsigned char)*s;
   switch (*p) {

@@ -74,8 +74,9 @@ void lh_pushbaselib(lua_State *L);
 
 /* lh_gc.c */
 /// Registers the object at idx for a deferred finalizer (its metatable's __gc, read when
-/// it is finalized). [-0, +0]; raises on memory errors.
-void lh_register_finalizer(lua_State *L, int idx);
+/// it is finalized). mt_cache is a slot (an upvalue of the caller) that holds the
+/// sentinels' metatable, or nil until this fills it. [-0, +0]; raises on memory errors.
+void lh_register_finalizer(lua_State *L, int idx, int mt_cache);
 /// Runs the queued finalizers. [-0, +0]; raises only stops.
 int lh_drain_finalizers(lua_State *L);
 /// Records where the allocator refused an allocation under the limit (lh_trace.c).
