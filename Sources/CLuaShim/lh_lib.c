@@ -458,9 +458,9 @@ int lh_call_wrapped(lua_State *L, int nargs, int nresults) {
   return lua_error(L);
 }
 
-/* ---- The table the sandbox prelude receives ---- */
+/* ---- The table the sandbox's policy takes its functions from (lh_sandbox.c) ---- */
 
-static int lh_sandboxlib_k(lua_State *L) {
+int lh_sandboxlib_k(lua_State *L) {
   static const luaL_Reg functions[] = {
     {"rep", lh_rep},       {"concat", lh_concat}, {"insert", lh_insert},
     {"remove", lh_remove}, {"move", lh_move},     {"load", lh_sbload},

@@ -8,7 +8,7 @@
 /// Marks a coroutine whose hooks Lua has switched off for good (see lh_stop.c). [-0,+0]
 void lh_markthread(lua_State *L);
 int lh_threadmarked(lua_State *L);
-/// The prefix of the host's own chunk names (`=luahost:sandbox`, `=luahost:test`): the
+/// The prefix of the host's own chunk names (`=luahost:test`, `=luahost:busted`): the
 /// sandbox's `load` refuses it, and the debug slice does not touch those chunks' functions.
 #define LH_HOSTCHUNK "=luahost:"
 /// Whether the function at idx is a Lua function of a host chunk. [-0, +0]
@@ -55,9 +55,12 @@ int lh_loadpieces(lua_State *L, const char *buf, size_t len, const char *chunkna
                   const char *mode);
 
 /* lh_lib.c */
-/// For the prelude's makeX(original): pushes f as a C closure over the function at 1.
+/// For the lib table's makeX(original): pushes f as a C closure over the function at 1.
 /// [-0, +1]; raises if argument 1 is not a function.
 int lh_closure_over(lua_State *L, lua_CFunction f);
+/// Pushes the table of the sandbox's functions that lh_pushsandboxlib returns; raises on
+/// memory errors. [-0, +1]
+int lh_sandboxlib_k(lua_State *L);
 /// For such a wrapper: calls the original (below its nargs arguments) as lua_call does,
 /// but an error the original raises itself is raised again from the wrapper, as stock's
 /// function raised it ("bad argument #1 to 'date'", the script's position). Only for

@@ -8,7 +8,7 @@
 // in between, and runs thousands of generated calls a second.
 //
 // Two states: "stock" (luaL_openlibs) and "ours" (luaL_openlibs, then the shim's
-// replacements installed as the sandbox prelude installs them: string.X = lib.X, table.X =
+// replacements installed as lh_applysandbox (lh_sandbox.c) installs them: string.X = lib.X, table.X =
 // lib.X, os.date = lib.makeosdate(os.date), collectgarbage = lib.makecollectgarbage(...),
 // load = lib.load, with lib from lh_pushsandboxlib, in a state made by lh_newstate with a
 // memory limit (DIFF_SHIM_LIMIT) and run under lh_pcall, as the sandbox runs scripts).
@@ -76,8 +76,8 @@ static int stock_panic(lua_State *L) {
   abort();
 }
 
-/* What the sandbox prelude (Sources/Lua/Sandbox/SandboxPrelude.swift) does with the
- * shim's functions, for the ones under test. string.dump stays (the prelude removes it):
+/* What lh_applysandbox (Sources/CLuaShim/lh_sandbox.c) does with the
+ * shim's functions, for the ones under test. string.dump stays (the sandbox removes it):
  * the load cases make binary chunks with it. */
 static const char install_chunk[] =
   "local lib = ...\n"

@@ -58,12 +58,46 @@ import Testing
     #expect(try String(luaValue: binary[1]).contains("binary chunk"))
   }
 
-  /// The prelude is compiled once per process and each sandbox loads its bytecode (the
-  /// host's own, never a script's): a prelude that stopped compiling would fall back to
-  /// the text and lose that saving silently.
-  @Test func thePreludeIsLoadedAsBytecodeCompiledOnce() throws {
-    let bytecode = try #require(LuaState.sandboxPreludeBytecode)
-    #expect(bytecode.starts(with: Array("\u{1B}Lua".utf8)))
+  /// The policy (lh_sandbox.c, once a Lua prelude) leaves each global as the prelude did:
+  /// the sandbox's own functions in place of liblua's, the slices of os, debug and package,
+  /// and, once granted, the full libraries instead.
+  @Test func thePolicyInstallsTheSandboxsGlobals() throws {
+    #expect(
+      try lua.run(
+        """
+        local keys = {}
+        for k in pairs(os) do keys[#keys + 1] = k end
+        table.sort(keys)
+        return dofile, loadfile, string.dump, table.concat(keys, ','),
+          package.loaded.os == os, package.loaded.debug == debug,
+          package.loaded.package == package, package.loaded == package.loaded.package.loaded,
+          package.config, package.path, next(package.preload), type(require),
+          debug.sethook, type(debug.traceback), getmetatable('')
+        """) == [
+          .nil, .nil, .nil, "clock,date,difftime,time", true, true, true, true,
+          "/\n;\n?\n!\n-\n", "", .nil, "function", .nil, "function", "locked",
+        ])
+    // Each replaced function is a C function (none of them a Lua function of the host's).
+    #expect(
+      try lua.run(
+        """
+        local n = 0
+        for _, f in ipairs({load, xpcall, setmetatable, collectgarbage, print, require,
+            string.rep, string.find, string.match, string.gmatch, string.gsub,
+            table.concat, table.insert, table.remove, table.move, table.sort, os.date}) do
+          if debug.getinfo(f, 'S').what == 'C' then n = n + 1 end
+        end
+        return n
+        """) == [17])
+    var granted = LuaSandbox()
+    granted.capabilities = [.os, .debug, .package]
+    let full = try LuaState(sandbox: granted)
+    #expect(
+      try full.run(
+        "return type(os.getenv), type(debug.sethook), type(package.searchers), type(require)")
+        == ["function", "function", "table", "function"])
+    // The full os keeps the sandbox's os.date, which a stop reaches.
+    #expect(try full.run("return os.date('%Y', 0)") == ["1970"])
   }
 
   @Test func finalizersRunUnderTheLimitsAndTheStringMetatableIsLocked() throws {

@@ -144,6 +144,14 @@ void lh_state_release(lh_state *S);
 /// stops in its loops (lh_lib.c, lh_strlib.c, lh_load.c). [-0, +1 table | error]. Never raises.
 int lh_pushsandboxlib(lua_State *L);
 
+/// Applies the sandbox's policy to a fresh state (lh_sandbox.c): below the top are the print
+/// writer (takes one line), the module reader (a path to the file's text, or nil) and
+/// package.path; the LH_SANDBOX_* bits keep the full os, package or debug library. Pops the
+/// three. Returns a Lua status, with the error value pushed on failure. Never raises.
+int lh_applysandbox(lua_State *L, unsigned flags);
+
+enum { LH_SANDBOX_OS = 1 << 0, LH_SANDBOX_PACKAGE = 1 << 1, LH_SANDBOX_DEBUG = 1 << 2 };
+
 /// Finalizes every object registered for a deferred finalizer, as lua_close would, and runs
 /// them (lh_gc.c). Call under a deadline, before lh_close. Returns a Lua status (the error
 /// value is popped). Never raises.

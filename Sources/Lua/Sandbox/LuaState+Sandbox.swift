@@ -32,34 +32,33 @@ extension LuaState {
       core.warningSink = sink
       lh_setwarnsink(try LuaStack(core).L, Unmanaged.passUnretained(sink).toOpaque())
     }
-    let write = try function { arguments in
-      let line = try LuaString(luaValue: arguments.first ?? "")
-      if let output { output(line) } else { StandardOutput.writeLine(line) }
-      return []
-    }
+    // The policy itself is C (lh_sandbox.c): it takes the two hooks below and the path.
+    let write = LuaCallback(
+      core: core,
+      values: { arguments in
+        let line = try LuaString(luaValue: arguments.first ?? "")
+        if let output { output(line) } else { StandardOutput.writeLine(line) }
+        return []
+      })
     let folder = sandbox.moduleDirectory.flatMap(ModuleFolder.init(path:))
     let maxModuleSize = sandbox.maxModuleSize
-    let readModule = try function { arguments in
-      let path = try String(luaValue: arguments.first ?? .nil)
-      guard let bytes = folder?.read(path, maxSize: maxModuleSize) else { return [.nil] }
-      return [.string(LuaString(bytes: bytes))]
-    }
+    let readModule = LuaCallback(
+      core: core,
+      values: { arguments in
+        let path = try String(luaValue: arguments.first ?? .nil)
+        guard let bytes = folder?.read(path, maxSize: maxModuleSize) else { return [.nil] }
+        return [.string(LuaString(bytes: bytes))]
+      })
+    var flags: UInt32 = 0
+    if sandbox.capabilities.contains(.os) { flags |= UInt32(LH_SANDBOX_OS) }
+    if sandbox.capabilities.contains(.package) { flags |= UInt32(LH_SANDBOX_PACKAGE) }
+    if sandbox.capabilities.contains(.debug) { flags |= UInt32(LH_SANDBOX_DEBUG) }
     let stack = try LuaStack(core)
-    try stack.reserve(2)
-    try stack.check(lh_pushsandboxlib(stack.L))
-    let lib = LuaTable(stack.reference(at: -1))
-    stack.pop()
-    let prelude =
-      try Self.sandboxPreludeBytecode.map {
-        try load(bytes: $0, name: Self.sandboxPreludeName, mode: .binary)
-      } ?? load(Self.sandboxPrelude, name: Self.sandboxPreludeName)
-    try prelude.call(arguments: [
-      .table(lib), .function(write), .function(readModule),
-      .string(LuaString(folder?.searchPath ?? "")),
-      .boolean(sandbox.capabilities.contains(.os)),
-      .boolean(sandbox.capabilities.contains(.package)),
-      .boolean(sandbox.capabilities.contains(.debug)),
-    ])
+    try stack.reserve(3)
+    try stack.push(write)
+    try stack.push(readModule)
+    try stack.push(.string(LuaString(folder?.searchPath ?? "")))
+    try stack.check(lh_applysandbox(stack.L, flags))
   }
 }
 
