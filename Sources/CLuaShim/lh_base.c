@@ -65,7 +65,8 @@ static int lh_xpcall(lua_State *L) {
  * field is hidden while Lua marks, and the object is registered for a deferred finalizer
  * that runs under the script's limits instead (lh_gc.c). Upvalue 1 is the string "__gc",
  * pushed by lua_pushvalue (a lua_pushliteral looks it up in the string cache each time);
- * upvalue 2 caches the sentinels' metatable (nil until the first finalizer). */
+ * upvalues 2 and 3 cache the sentinels' metatable and the table of registered objects
+ * (nil until the first finalizer). */
 static int lh_setmetatable(lua_State *L) {
   int t = lua_type(L, 2);
   luaL_checktype(L, 1, LUA_TTABLE);
@@ -87,7 +88,7 @@ static int lh_setmetatable(lua_State *L) {
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_pushvalue(L, 3);
     lua_rawset(L, 2);
-    lh_register_finalizer(L, 1, lua_upvalueindex(2));
+    lh_register_finalizer(L, 1, lua_upvalueindex(2), lua_upvalueindex(3));
   } else {
     lua_settop(L, 2);
     lua_setmetatable(L, 1);
@@ -227,6 +228,7 @@ void lh_pushbaselib(lua_State *L) {
   luaL_setfuncs(L, functions, 0);
   lua_pushliteral(L, "__gc");
   lua_pushnil(L);
-  lua_pushcclosure(L, lh_setmetatable, 2);
+  lua_pushnil(L);
+  lua_pushcclosure(L, lh_setmetatable, 3);
   lua_setfield(L, -2, "setmetatable");
 }

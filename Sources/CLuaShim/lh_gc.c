@@ -77,10 +77,23 @@ static int lh_sentinel_gc(lua_State *L) {
   return 0;
 }
 
-void lh_register_finalizer(lua_State *L, int idx, int mt_cache) {
+/* Pushes the table cached in slot, or (nil there) the one the registry holds at key,
+ * creating it with mode when missing, and caches it in slot. [-0, +1] */
+static void lh_cached_table(lua_State *L, int slot, const void *key, const char *mode) {
+  if (lua_type(L, slot) == LUA_TTABLE) {
+    lua_pushvalue(L, slot);
+    return;
+  }
+  lh_registry_table(L, key, mode);
+  lua_copy(L, -1, slot);
+}
+
+void lh_register_finalizer(lua_State *L, int idx, int mt_cache, int registered_cache) {
   idx = lua_absindex(L, idx);
   luaL_checkstack(L, 4, NULL);
-  lh_registry_table(L, &lh_fin_registered, "k");
+  /* The registry's table is replaced only at close (lh_finalize_all_k), after which, as in
+   * stock Lua, nothing marked is finalized any more: the cache may keep the old one. */
+  lh_cached_table(L, registered_cache, &lh_fin_registered, "k");
   lua_pushvalue(L, idx);
   if (lua_rawget(L, -2) != LUA_TNIL) { /* marked already: Lua marks an object once */
     lua_pop(L, 2);
@@ -102,9 +115,7 @@ void lh_register_finalizer(lua_State *L, int idx, int mt_cache) {
       lua_pushvalue(L, -1);
       lua_rawsetp(L, LUA_REGISTRYINDEX, &lh_fin_sentinel_mt);
     }
-    lua_pushvalue(L, -1);
-    lua_copy(L, -1, mt_cache); /* the caller's cache, for the next registration */
-    lua_pop(L, 1);
+    lua_copy(L, -1, mt_cache); /* never replaced: the registry keeps it for the state's life */
   }
   lua_setmetatable(L, -2); /* marks the sentinel for finalization */
   lua_rawset(L, -3);       /* registered[object] = sentinel */

@@ -77,9 +77,10 @@ void lh_pushbaselib(lua_State *L);
 
 /* lh_gc.c */
 /// Registers the object at idx for a deferred finalizer (its metatable's __gc, read when
-/// it is finalized). mt_cache is a slot (an upvalue of the caller) that holds the
-/// sentinels' metatable, or nil until this fills it. [-0, +0]; raises on memory errors.
-void lh_register_finalizer(lua_State *L, int idx, int mt_cache);
+/// it is finalized). mt_cache and registered_cache are slots (upvalues of the caller) that
+/// hold the sentinels' metatable and the table of registered objects, or nil until this
+/// fills them. [-0, +0]; raises on memory errors.
+void lh_register_finalizer(lua_State *L, int idx, int mt_cache, int registered_cache);
 /// Runs the queued finalizers. [-0, +0]; raises only stops.
 int lh_drain_finalizers(lua_State *L);
 /// Records where the allocator refused an allocation under the limit (lh_trace.c).
