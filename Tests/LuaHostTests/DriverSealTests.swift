@@ -33,7 +33,7 @@ import Testing
     #expect(!result.stdout.contains("forged"))
   }
 
-  /// No Lua function of the host (the sandbox's prelude, the test runner's helpers) lends
+  /// No Lua function of the host (the test runner's helpers and preludes) lends
   /// its upvalues to the debug slice, wherever the script finds it.
   @Test func theDebugSliceReachesOnlyTheScriptsOwnFunctions() throws {
     let probe = """
