@@ -276,13 +276,12 @@ public final class LuaCoroutine {
     let saved = (state.pointee.stepping, state.pointee.stepped)
     defer { (state.pointee.stepping, state.pointee.stepped) = saved }
     let outermost = state.pointee.depth == 0
-    let owner = ObjectIdentifier(core)
     if outermost, let deadline {
-      Watchdog.shared.arm(owner, target: core.stopTarget, deadline: deadline)
+      Watchdog.shared.arm(core.stopTarget, deadline: deadline)
     }
     let status = lh_pcallh(stack.L, values, LUA_MULTRET)
     if outermost, deadline != nil {
-      Watchdog.shared.disarm(owner)
+      Watchdog.shared.disarm(core.stopTarget)
       lh_clearstop(stack.L)
     }
     guard status == LUA_OK else { throw stack.popError(status: status) }

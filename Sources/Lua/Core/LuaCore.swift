@@ -136,8 +136,7 @@ final class LuaCore {
     main = nil
     current = nil
     finalizeDeferred(L)
-    stopTarget.invalidate()
-    if timeout != nil { Watchdog.shared.disarm(ObjectIdentifier(self)) }
+    stopTarget.invalidate()  // and disarms it
     lh_close(L)
     warningSink = nil
     // The pooled threads' references hold this core: let go of them, or the core and
@@ -163,13 +162,12 @@ final class LuaCore {
   private func finalizeDeferred(_ L: OpaquePointer) {
     guard lh_uses_finalizers(L) != 0 else { return }
     let watchdog = Watchdog.shared
-    let owner = ObjectIdentifier(self)
     let budget = closeTimeout.load(ordering: .relaxed)
     let allowed = budget >= 0 ? UInt64(budget) : (timeout ?? 1_000_000_000)
     let (deadline, overflow) = Watchdog.now().addingReportingOverflow(allowed)
-    watchdog.arm(owner, target: stopTarget, deadline: overflow ? .max : deadline)
+    watchdog.arm(stopTarget, deadline: overflow ? .max : deadline)
     closeStopped.store(lh_finalize_all(L) != 0, ordering: .relaxed)
-    watchdog.disarm(owner)
+    watchdog.disarm(stopTarget)
     lh_clearstop(L)
   }
 

@@ -152,10 +152,10 @@ struct LuaStack {
   func underDeadline(_ pcall: () -> Int32) -> Int32 {
     guard let timeout = core.timeout, lh_getstate(L).pointee.depth == 0 else { return pcall() }
     let watchdog = Watchdog.shared
-    let owner = ObjectIdentifier(core)
-    watchdog.arm(owner, target: core.stopTarget, deadline: Watchdog.now() + timeout)
+    let target = core.stopTarget
+    watchdog.arm(target, deadline: Watchdog.now() + timeout)
     let status = pcall()
-    watchdog.disarm(owner)
+    watchdog.disarm(target)
     lh_clearstop(L)
     return status
   }

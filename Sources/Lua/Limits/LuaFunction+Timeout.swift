@@ -24,18 +24,18 @@ extension LuaFunction {
     }
     let core = reference.core
     let watchdog = Watchdog.shared
-    let owner = ObjectIdentifier(core)
+    let target = core.stopTarget
     let now = Watchdog.now()
     let nested = lh_getstate(stack.L).pointee.depth > 0
-    let outer = nested ? watchdog.deadline(of: owner) : core.timeout.map { now + $0 }
+    let outer = nested ? watchdog.deadline(of: target) : core.timeout.map { now + $0 }
     let inner = now + timeout.nanoseconds
-    watchdog.arm(owner, target: core.stopTarget, deadline: min(outer ?? .max, inner))
+    watchdog.arm(target, deadline: min(outer ?? .max, inner))
     let outerBudget = nested ? lh_budget_push(stack.L) : -1
     let status = lh_pcall(stack.L, Int32(arguments.count), LUA_MULTRET)
     if nested, let outer {
-      watchdog.arm(owner, target: core.stopTarget, deadline: outer)
+      watchdog.arm(target, deadline: outer)
     } else {
-      watchdog.disarm(owner)
+      watchdog.disarm(target)
     }
     let reason = status == LUA_OK ? Int32(LH_STOP_NONE) : lh_stop_reason(stack.L, -1)
     if reason == Int32(LH_STOP_TIMEOUT), outer.map({ Watchdog.now() < $0 }) ?? true {

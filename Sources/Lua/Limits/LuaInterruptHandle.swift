@@ -12,24 +12,53 @@ public struct LuaInterruptHandle: Sendable {
 
   /// Interrupts the running code, as Ctrl-C would.
   public func interrupt() { target.request(Int32(LH_STOP_INTERRUPT)) }
+
+  /// Whether the watchdog lists the state (from its first deadline until it closes). For
+  /// tests: a closed state must not stay listed.
+  package var isWatched: Bool { target.guarded.withLock { $0.isListed } }
 }
 
-/// The lh_state of a live state, or nil once it closed. The lock makes a request and the
-/// state's closing mutually exclusive, so a request never touches freed memory.
+/// The lh_state of a live state, or nil once it closed, and the deadline the watchdog
+/// enforces for it. The lock makes a request and the state's closing mutually exclusive,
+/// so a request never touches freed memory; and it makes the watchdog's firing and a
+/// disarm mutually exclusive, so a deadline that fired stops the call that armed it and no
+/// later one.
 final class StopTarget: Sendable {
-  /// The lh_state's address (0 once closed), kept as an integer so the lock can hold it.
-  private let address: LockedValue<UInt>
+  struct Guarded {
+    /// The lh_state's address (0 once closed), kept as an integer so the lock can hold it.
+    var address: UInt
+    /// The armed deadline in `Watchdog.now()` nanoseconds, or 0 when none is armed.
+    var deadline: UInt64 = 0
+    /// Whether the watchdog lists this target (from its first deadline until it closes).
+    var isListed = false
+  }
 
-  init(_ state: UnsafeMutablePointer<lh_state>) { address = LockedValue(UInt(bitPattern: state)) }
+  let guarded: LockedValue<Guarded>
+
+  init(_ state: UnsafeMutablePointer<lh_state>) {
+    guarded = LockedValue(Guarded(address: UInt(bitPattern: state)))
+  }
 
   func request(_ reason: Int32) {
-    address.withLock { address in
-      if let state = UnsafeMutablePointer<lh_state>(bitPattern: address) {
-        lh_request_stop(state, reason)
-      }
+    guarded.withLock { Self.request(reason, in: &$0) }
+  }
+
+  /// Requests a stop of the state `guarded` names, if it is open; the caller holds the lock.
+  static func request(_ reason: Int32, in guarded: inout Guarded) {
+    if let state = UnsafeMutablePointer<lh_state>(bitPattern: guarded.address) {
+      lh_request_stop(state, reason)
     }
   }
 
-  /// Called by the core just before it closes the state.
-  func invalidate() { address.withLock { $0 = 0 } }
+  /// Called by the core just before it closes the state: requests reach nothing from now
+  /// on, and the watchdog forgets the target.
+  func invalidate() {
+    let listed = guarded.withLock { guarded -> Bool in
+      guarded.address = 0
+      guarded.deadline = 0
+      defer { guarded.isListed = false }
+      return guarded.isListed
+    }
+    if listed { Watchdog.shared.unlist(self) }
+  }
 }

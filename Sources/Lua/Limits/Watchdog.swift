@@ -9,10 +9,15 @@ import Synchronization
 
 /// One thread for the whole process that stops calls whose deadline has passed.
 ///
-/// Zero cost for running code: arming a deadline stores a number; no hook is installed
-/// until the deadline passes, and then `lh_request_stop` hooks the running thread. The
-/// thread sleeps until the earliest deadline, and is woken only when an earlier deadline
-/// than the one it sleeps for is armed.
+/// Zero cost for running code: arming a deadline stores a number in the state's
+/// ``StopTarget`` (under that target's own lock, which only the watchdog's firing shares);
+/// no hook is installed until the deadline passes, and then `lh_request_stop` hooks the
+/// running thread. The thread sleeps until the earliest deadline, and is woken only when an
+/// earlier deadline than the one it sleeps for is armed.
+///
+/// A target is listed here from its first deadline until its state closes. Arming was a
+/// process-wide mutex and a dictionary insert, and disarming a removal: about 150 ns per
+/// outermost call, paid again by every step of an async call (BENCHMARKS.md, case 9a).
 final class Watchdog: @unchecked Sendable {
   // @unchecked: every mutable field below is guarded by `mutex` (a pthread mutex, so that
   // the thread can wait on `condition`), except `wakeAt`, which is an atomic.
@@ -20,7 +25,7 @@ final class Watchdog: @unchecked Sendable {
 
   private var mutex = pthread_mutex_t()
   private var condition = pthread_cond_t()
-  private var deadlines: [ObjectIdentifier: (deadline: UInt64, target: StopTarget)] = [:]
+  private var targets: [ObjectIdentifier: StopTarget] = [:]
   private var started = false
   /// The time the thread will next wake, in monotonic nanoseconds (UInt64.max: never).
   private let wakeAt = Atomic<UInt64>(.max)
@@ -39,38 +44,78 @@ final class Watchdog: @unchecked Sendable {
     return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
   }
 
-  /// Arms (or re-arms) the deadline of `owner`.
-  func arm(_ owner: ObjectIdentifier, target: StopTarget, deadline: UInt64) {
-    pthread_mutex_lock(&mutex)
-    deadlines[owner] = (deadline, target)
-    if !started {
-      started = true
-      var thread = pthread_t()
-      let context = Unmanaged.passUnretained(self).toOpaque()
-      pthread_create(
-        &thread, nil,
-        { context in
-          Unmanaged<Watchdog>.fromOpaque(context!).takeUnretainedValue().loop()
-          return nil
-        }, context)
-      pthread_detach(thread)
+  /// Arms (or re-arms) the deadline of `target`'s state.
+  func arm(_ target: StopTarget, deadline: UInt64) {
+    let deadline = max(deadline, 1)  // 0 means none
+    let newlyListed = target.guarded.withLock { guarded -> Bool in
+      guarded.deadline = deadline
+      guard !guarded.isListed, guarded.address != 0 else { return false }
+      guarded.isListed = true
+      return true
     }
-    if deadline < wakeAt.load(ordering: .relaxed) { pthread_cond_signal(&condition) }
+    if newlyListed {
+      pthread_mutex_lock(&mutex)
+      targets[ObjectIdentifier(target)] = target
+      startIfNeeded()
+      pthread_cond_signal(&condition)
+      pthread_mutex_unlock(&mutex)
+    } else if deadline < wakeAt.load(ordering: .sequentiallyConsistent) {
+      // The thread sleeps past this deadline: wake it (it rescans under the mutex).
+      pthread_mutex_lock(&mutex)
+      pthread_cond_signal(&condition)
+      pthread_mutex_unlock(&mutex)
+    }
+  }
+
+  /// The deadline armed for `target`'s state, if any.
+  func deadline(of target: StopTarget) -> UInt64? {
+    target.guarded.withLock { $0.deadline == 0 ? nil : $0.deadline }
+  }
+
+  /// Disarms the deadline of `target`'s state.
+  func disarm(_ target: StopTarget) {
+    target.guarded.withLock { $0.deadline = 0 }
+  }
+
+  /// Forgets `target` (its state is closing).
+  func unlist(_ target: StopTarget) {
+    pthread_mutex_lock(&mutex)
+    targets[ObjectIdentifier(target)] = nil
     pthread_mutex_unlock(&mutex)
   }
 
-  /// The deadline armed for `owner`, if any.
-  func deadline(of owner: ObjectIdentifier) -> UInt64? {
-    pthread_mutex_lock(&mutex)
-    defer { pthread_mutex_unlock(&mutex) }
-    return deadlines[owner]?.deadline
+  /// Starts the thread the first time; the caller holds `mutex`.
+  private func startIfNeeded() {
+    guard !started else { return }
+    started = true
+    var thread = pthread_t()
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    pthread_create(
+      &thread, nil,
+      { context in
+        Unmanaged<Watchdog>.fromOpaque(context!).takeUnretainedValue().loop()
+        return nil
+      }, context)
+    pthread_detach(thread)
   }
 
-  /// Disarms the deadline of `owner`.
-  func disarm(_ owner: ObjectIdentifier) {
-    pthread_mutex_lock(&mutex)
-    deadlines[owner] = nil
-    pthread_mutex_unlock(&mutex)
+  /// Stops each state whose deadline has passed and returns the earliest one still ahead
+  /// (UInt64.max: none). The caller holds `mutex`.
+  private func fireAndFindEarliest() -> UInt64 {
+    let now = Self.now()
+    var earliest = UInt64.max
+    for target in targets.values {
+      target.guarded.withLock { guarded in
+        guard guarded.deadline != 0 else { return }
+        if guarded.deadline <= now {
+          guarded.deadline = 0
+          StopTarget.request(Int32(LH_STOP_TIMEOUT), in: &guarded)
+        } else {
+          earliest = min(earliest, guarded.deadline)
+        }
+      }
+    }
+    return earliest
   }
 
   private func loop() {
@@ -80,17 +125,12 @@ final class Watchdog: @unchecked Sendable {
     pthread_sigmask(SIG_BLOCK, &signals, nil)
     pthread_mutex_lock(&mutex)
     while true {
-      let now = Self.now()
-      var earliest = UInt64.max
-      for (owner, entry) in deadlines {
-        if entry.deadline <= now {
-          entry.target.request(Int32(LH_STOP_TIMEOUT))
-          deadlines[owner] = nil
-        } else {
-          earliest = min(earliest, entry.deadline)
-        }
-      }
-      wakeAt.store(earliest, ordering: .relaxed)
+      let earliest = fireAndFindEarliest()
+      wakeAt.store(earliest, ordering: .sequentiallyConsistent)
+      // An arm that read the previous `wakeAt` while the scan above ran, and so did not
+      // signal, stored its deadline before that read: this second scan sees it. An arm
+      // after the store above sees the new `wakeAt` and signals if it is earlier.
+      if fireAndFindEarliest() < earliest { continue }
       if earliest == .max {
         pthread_cond_wait(&condition, &mutex)
       } else {
