@@ -42,6 +42,24 @@ final class StateBox: @unchecked Sendable {
       await Task.yield()
       return [x, x]
     }
+    try await expectFailureWithTheStateGone(function, box)
+  }
+
+  /// The same with a scalar result, which converts without the state: the resumption
+  /// finds the state gone.
+  @Test func aStateFreedWhileAScalarAsyncFunctionWaitsFailsTheCall() async throws {
+    let box = StateBox()
+    box.lua = try LuaState()
+    let function = try box.lua!.function { (x: Int) async throws -> Int in
+      box.lua = nil
+      await Task.yield()
+      return x
+    }
+    try await expectFailureWithTheStateGone(function, box)
+  }
+
+  /// Calls `function`, whose body drops `box`'s state: the call must fail saying so.
+  func expectFailureWithTheStateGone(_ function: LuaFunction, _ box: StateBox) async throws {
     do {
       _ = try await function.call(arguments: [.integer(1)])
       Issue.record("the call succeeded with its state gone")

@@ -69,11 +69,13 @@ extension LuaState {
   ///
   /// The operation runs after its Lua call returned, outside the state's lock, and the
   /// state may be freed while it waits (the coroutine keeps only the core): `state` is
-  /// weak, and the conversion (an array or a record builds a table) takes the lock.
-  static func convert<Result: LuaConvertible>(_ result: Result, in state: LuaState?) throws
-    -> [LuaValue]
-  {
-    guard let state else { throw LuaError(usage: "the Lua state is closed") }
+  /// weak, and the conversion (an array or a record builds a table) takes the lock. A
+  /// scalar needs neither (`_plainLuaValue`); a freed state then fails the resumption.
+  static func convert<Result: LuaConvertible>(
+    _ result: Result, in state: @autoclosure () -> LuaState?
+  ) throws -> [LuaValue] {
+    if let value = result._plainLuaValue { return [value] }
+    guard let state = state() else { throw LuaError(usage: "the Lua state is closed") }
     return try state.withLock { [try result.luaValue(in: $0)] }
   }
 

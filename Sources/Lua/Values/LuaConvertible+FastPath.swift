@@ -17,15 +17,27 @@ extension LuaConvertible {
   public func _push(_ arguments: LuaArguments) throws {
     try arguments.pushValue(luaValue(in: arguments.state))
   }
+
+  /// nil: the value is made in a state (``luaValue(in:)``).
+  @inlinable
+  public var _plainLuaValue: LuaValue? { nil }
 }
 
 extension LuaValue {
+  /// The value itself.
+  @inlinable
+  public var _plainLuaValue: LuaValue? { self }
+
   /// Pushes the value as it is (no state needed).
   @inlinable
   public func _push(_ arguments: LuaArguments) throws { try arguments.pushValue(self) }
 }
 
 extension Int64 {
+  /// The integer, made without a state.
+  @inlinable
+  public var _plainLuaValue: LuaValue? { .integer(self) }
+
   /// Reads an integer, or a float with an exact integer value, in place.
   @inlinable
   public static func _read(_ arguments: LuaArguments, at position: Int) throws -> Int64 {
@@ -38,6 +50,10 @@ extension Int64 {
 }
 
 extension Int {
+  /// The integer, made without a state.
+  @inlinable
+  public var _plainLuaValue: LuaValue? { .integer(Int64(self)) }
+
   /// Reads an integer, or a float with an exact integer value, in place.
   @inlinable
   public static func _read(_ arguments: LuaArguments, at position: Int) throws -> Int {
@@ -51,6 +67,10 @@ extension Int {
 }
 
 extension Double {
+  /// The float, made without a state.
+  @inlinable
+  public var _plainLuaValue: LuaValue? { .number(self) }
+
   /// Reads a number (an integer converts), in place.
   @inlinable
   public static func _read(_ arguments: LuaArguments, at position: Int) throws -> Double {
@@ -63,6 +83,10 @@ extension Double {
 }
 
 extension Bool {
+  /// The boolean, made without a state.
+  @inlinable
+  public var _plainLuaValue: LuaValue? { .boolean(self) }
+
   /// Reads `true` or `false` in place.
   @inlinable
   public static func _read(_ arguments: LuaArguments, at position: Int) throws -> Bool {
@@ -76,6 +100,10 @@ extension Bool {
 }
 
 extension String {
+  /// The string, made without a state.
+  @inlinable
+  public var _plainLuaValue: LuaValue? { .string(LuaString(self)) }
+
   /// Reads a Lua string of valid UTF-8 in place; anything else (a number, which converts
   /// as Lua formats it, or an error) goes through `init(luaValue:)`.
   @inlinable

@@ -21,6 +21,11 @@ public protocol LuaConvertible {
   /// made in the call's state; the common scalars push themselves without reading the
   /// state (see LuaConvertible+FastPath.swift).
   func _push(_ arguments: LuaArguments) throws
+
+  /// The Lua value for `self` when making it needs no state (a scalar), else nil. Not API:
+  /// a typed async function's result converts with it after the wait, without the state's
+  /// lock. The default is nil (``luaValue(in:)``, under the lock).
+  var _plainLuaValue: LuaValue? { get }
 }
 
 extension LuaError {
