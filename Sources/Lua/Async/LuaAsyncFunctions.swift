@@ -114,7 +114,7 @@ extension LuaState {
     _ body: nonisolated(nonsending) @escaping (A) async throws -> Result
   ) throws -> LuaFunction {
     try asyncFunction { [weak self] arguments in
-      let a = try arguments.convert(at: 1, to: A.self)
+      let a = try A._read(arguments, at: 1)
       return { try Self.convert(try await body(a), in: self) }
     }
   }
@@ -133,8 +133,8 @@ extension LuaState {
     _ body: nonisolated(nonsending) @escaping (A, B) async throws -> Result
   ) throws -> LuaFunction {
     try asyncFunction { [weak self] arguments in
-      let a = try arguments.convert(at: 1, to: A.self)
-      let b = try arguments.convert(at: 2, to: B.self)
+      let a = try A._read(arguments, at: 1)
+      let b = try B._read(arguments, at: 2)
       return { try Self.convert(try await body(a, b), in: self) }
     }
   }
@@ -155,9 +155,9 @@ extension LuaState {
     _ body: nonisolated(nonsending) @escaping (A, B, C) async throws -> Result
   ) throws -> LuaFunction {
     try asyncFunction { [weak self] arguments in
-      let a = try arguments.convert(at: 1, to: A.self)
-      let b = try arguments.convert(at: 2, to: B.self)
-      let c = try arguments.convert(at: 3, to: C.self)
+      let a = try A._read(arguments, at: 1)
+      let b = try B._read(arguments, at: 2)
+      let c = try C._read(arguments, at: 3)
       return { try Self.convert(try await body(a, b, c), in: self) }
     }
   }
@@ -181,10 +181,10 @@ extension LuaState {
     _ body: nonisolated(nonsending) @escaping (A, B, C, D) async throws -> Result
   ) throws -> LuaFunction {
     try asyncFunction { [weak self] arguments in
-      let a = try arguments.convert(at: 1, to: A.self)
-      let b = try arguments.convert(at: 2, to: B.self)
-      let c = try arguments.convert(at: 3, to: C.self)
-      let d = try arguments.convert(at: 4, to: D.self)
+      let a = try A._read(arguments, at: 1)
+      let b = try B._read(arguments, at: 2)
+      let c = try C._read(arguments, at: 3)
+      let d = try D._read(arguments, at: 4)
       return { try Self.convert(try await body(a, b, c, d), in: self) }
     }
   }
