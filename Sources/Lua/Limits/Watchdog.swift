@@ -29,6 +29,11 @@ final class Watchdog: @unchecked Sendable {
   private var started = false
   /// The time the thread will next wake, in monotonic nanoseconds (UInt64.max: never).
   private let wakeAt = Atomic<UInt64>(.max)
+  /// The earliest deadline an arm woke the thread for (UInt64.max: none since its last
+  /// scan). The thread sleeps until it even if that call has disarmed meanwhile: the next
+  /// calls' deadlines come later, so they wake no one. Without it, every call made while
+  /// nothing else was armed woke the thread (a futex wake and a scan per call).
+  private let hint = Atomic<UInt64>(.max)
 
   private init() {
     pthread_mutex_init(&mutex, nil)
@@ -54,13 +59,19 @@ final class Watchdog: @unchecked Sendable {
       return true
     }
     if newlyListed {
+      // Under the mutex the thread is not scanning: it waits until `wakeAt`, and sees the
+      // new target then, or now if its deadline comes first.
       pthread_mutex_lock(&mutex)
       targets[ObjectIdentifier(target)] = target
       startIfNeeded()
-      pthread_cond_signal(&condition)
+      if deadline < wakeAt.load(ordering: .sequentiallyConsistent) {
+        lowerHint(to: deadline)
+        pthread_cond_signal(&condition)
+      }
       pthread_mutex_unlock(&mutex)
     } else if deadline < wakeAt.load(ordering: .sequentiallyConsistent) {
       // The thread sleeps past this deadline: wake it (it rescans under the mutex).
+      lowerHint(to: deadline)
       pthread_mutex_lock(&mutex)
       pthread_cond_signal(&condition)
       pthread_mutex_unlock(&mutex)
@@ -75,6 +86,17 @@ final class Watchdog: @unchecked Sendable {
   /// Disarms the deadline of `target`'s state.
   func disarm(_ target: StopTarget) {
     target.guarded.withLock { $0.deadline = 0 }
+  }
+
+  /// Lowers ``hint`` to `deadline` if it is later.
+  private func lowerHint(to deadline: UInt64) {
+    var current = hint.load(ordering: .relaxed)
+    while deadline < current {
+      let (exchanged, original) = hint.compareExchange(
+        expected: current, desired: deadline, ordering: .relaxed)
+      if exchanged { return }
+      current = original
+    }
   }
 
   /// Forgets `target` (its state is closing).
@@ -125,7 +147,10 @@ final class Watchdog: @unchecked Sendable {
     pthread_sigmask(SIG_BLOCK, &signals, nil)
     pthread_mutex_lock(&mutex)
     while true {
-      let earliest = fireAndFindEarliest()
+      var earliest = fireAndFindEarliest()
+      // Sleep no later than the deadline the last wake-up was for, if it is still ahead.
+      let hinted = hint.exchange(.max, ordering: .relaxed)
+      if hinted > Self.now() { earliest = min(earliest, hinted) }
       wakeAt.store(earliest, ordering: .sequentiallyConsistent)
       // An arm that read the previous `wakeAt` while the scan above ran, and so did not
       // signal, stored its deadline before that read: this second scan sees it. An arm
