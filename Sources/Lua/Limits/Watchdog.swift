@@ -64,18 +64,21 @@ final class Watchdog: @unchecked Sendable {
       pthread_mutex_lock(&mutex)
       targets[ObjectIdentifier(target)] = target
       startIfNeeded()
-      if deadline < wakeAt.load(ordering: .sequentiallyConsistent) {
-        lowerHint(to: deadline)
-        pthread_cond_signal(&condition)
-      }
+      wakeIfSleepingPast(deadline)
       pthread_mutex_unlock(&mutex)
     } else if deadline < wakeAt.load(ordering: .sequentiallyConsistent) {
-      // The thread sleeps past this deadline: wake it (it rescans under the mutex).
-      lowerHint(to: deadline)
       pthread_mutex_lock(&mutex)
-      pthread_cond_signal(&condition)
+      wakeIfSleepingPast(deadline)
       pthread_mutex_unlock(&mutex)
     }
+  }
+
+  /// Wakes the thread (it rescans) if it sleeps past `deadline`; the caller holds `mutex`,
+  /// so the thread is waiting, or not started (it scans first when it starts).
+  private func wakeIfSleepingPast(_ deadline: UInt64) {
+    guard deadline < wakeAt.load(ordering: .sequentiallyConsistent) else { return }
+    lowerHint(to: deadline)
+    pthread_cond_signal(&condition)
   }
 
   /// The deadline armed for `target`'s state, if any.
