@@ -28,6 +28,20 @@ extension Array: LuaConvertible where Element: LuaConvertible {
       return
     }
     let table = try LuaTable(luaValue: luaValue)
+    // Numbers in one pass (the type checks fold away once specialised); nil when an
+    // element is something else, which the general loop below converts or reports.
+    if Element.self == Int.self, let values = try table.intSequence() {
+      self = values as! [Element]
+      return
+    }
+    if Element.self == Int64.self, let values = try table.integerSequence() {
+      self = values as! [Element]
+      return
+    }
+    if Element.self == Double.self, let values = try table.numberSequence() {
+      self = values as! [Element]
+      return
+    }
     self = try TableVisits.visiting(table) {
       var result: [Element] = []
       // In place: a scalar element is read straight off the stack (no `LuaValue`).
@@ -61,6 +75,7 @@ extension Dictionary: LuaConvertible where Key: LuaConvertible, Value: LuaConver
     let table = try LuaTable(luaValue: luaValue)
     self = try TableVisits.visiting(table) {
       var result: [Key: Value] = [:]
+      result.reserveCapacity(try table.rawPairCount())
       // In place: scalar keys and values are read straight off the stack.
       try table.forEachPairInPlace { pair in
         result[try Key._readValue(pair, at: 1)] = try Value._readValue(pair, at: 2)

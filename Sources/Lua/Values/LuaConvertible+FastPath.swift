@@ -121,7 +121,7 @@ extension LuaConvertible {
   /// The value at `position` as `init(luaValue:)` converts it (a failure throws its
   /// conversion error, not a "bad argument" one), by the fast path when it fits. For the
   /// collection conversions, which read tables in place.
-  @usableFromInline
+  @inlinable  // specialised with the collection conversions that call it
   static func _readValue(_ arguments: LuaArguments, at position: Int) throws -> Self {
     do {
       return try _read(arguments, at: position)

@@ -26,6 +26,23 @@ extension LuaTable {
     try forEachPairInPlace { pair in try body(pair[1], pair[2]) }
   }
 
+  /// The number of pairs `next` visits: a pass without conversions, so that a dictionary
+  /// is allocated once (growing one rehashes every key it holds, about three times the
+  /// cost of this pass for string keys).
+  @usableFromInline
+  func rawPairCount() throws -> Int {
+    let stack = try reference.pushed()
+    let table = stack.top
+    defer { lua_settop(stack.L, table - 1) }
+    var count = 0
+    lua_pushnil(stack.L)
+    while lua_next(stack.L, table) != 0 {
+      count += 1
+      lua_settop(stack.L, table + 1)
+    }
+    return count
+  }
+
   /// Calls `body` with every pair in `next` order, without metamethods, as positions 1
   /// (the key) and 2 (the value) of `LuaArguments` read in place. `body` must not change
   /// this table, nor convert the key in place (the reads here never do).
