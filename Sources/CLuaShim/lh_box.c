@@ -3,21 +3,50 @@
 #include "lh_private.h"
 
 
-/* Registry keys reserved by LuaHost (light userdata addresses, so no string interning). */
-static const char lh_callback_mt_key = 0;  /* metatable of Swift closure boxes */
-static const char lh_object_marker = 0;    /* rawget(mt, &marker) == true on object metatables */
+/* Registry key reserved by LuaHost (a light userdata address, so no string interning). */
+static const char lh_callback_mt_key = 0; /* metatable of Swift closure boxes */
 
 /* ---- Swift closures and objects ---- */
+
+/* The block of a box userdata: the retained Swift box and a tag saying which kind of box it
+ * is. Lua code cannot write the bytes of a userdata, so a script cannot forge the tag, even
+ * with the debug library: a userdata given another's metatable (debug.setmetatable), a
+ * closure's upvalue swapped (debug.setupvalue), or a __gc called by hand on another value
+ * fails the check below instead of handing Swift a pointer that is no box. (A metatable
+ * marker was forgeable that way, and cost a metatable read on every method call.) */
+typedef struct {
+  void *box;
+  const char *tag;
+} lh_slot;
+
+static const char lh_callback_tag = 0; /* a closure of lh_pushswiftfunction */
+static const char lh_object_tag = 0;   /* an object of lh_pushobject */
+
+/* The slot of a box userdata at idx with this tag, or NULL for any other value. A light
+ * userdata has length 0 and a string is no userdata, so only a box's block passes. */
+static lh_slot *lh_toslot(lua_State *L, int idx, const char *tag) {
+  lh_slot *slot = lua_touserdata(L, idx);
+  if (slot == NULL || lua_rawlen(L, idx) != sizeof(lh_slot) || slot->tag != tag) return NULL;
+  return slot;
+}
+
+static lh_slot *lh_newslot(lua_State *L, void *box, const char *tag) {
+  lh_slot *slot = lua_newuserdatauv(L, sizeof(lh_slot), 0);
+  slot->box = box;
+  slot->tag = tag;
+  return slot;
+}
 
 /* __gc of a box userdata: hand the box back to Swift exactly once. Lua may skip a
  * finalizer that fails to start (a GC step at the C-stack limit raises "C stack overflow"
  * inside GCTM, which only warns); Swift keeps a list of live boxes and releases those that
  * were never handed back when the state closes. */
 static int lh_box_gc(lua_State *L) {
-  void **slot = lua_touserdata(L, 1);
-  if (slot != NULL && *slot != NULL) {
-    void *box = *slot;
-    *slot = NULL;
+  lh_slot *slot = lh_toslot(L, 1, &lh_object_tag);
+  if (slot == NULL) slot = lh_toslot(L, 1, &lh_callback_tag);
+  if (slot != NULL && slot->box != NULL) {
+    void *box = slot->box;
+    slot->box = NULL;
     lh_swift_release(L, box);
   }
   return 0;
@@ -31,12 +60,16 @@ static int lh_trampoline(lua_State *L) {
   return n;
 }
 
+/* Upvalue 1 is not checked here, on the hottest path (it would cost a lua_rawlen, about 7%
+ * of a Lua-to-Swift call): only debug.setupvalue can replace it, and trusted code can break
+ * stock C closures the same way (string.gmatch's iterator reads its state from an upvalue
+ * just as unchecked). The sandbox has no debug.setupvalue. */
 int lh_dispatchboxed(lua_State *L) {
-  void **slot = lua_touserdata(L, lua_upvalueindex(1));
+  const lh_slot *slot = lua_touserdata(L, lua_upvalueindex(1));
   lh_state *S = lh_getstate(L);
   int enforce = S->enforce; /* Swift's allocations never fail: see lh_state.enforce */
   S->enforce = 0;
-  int n = lh_swift_dispatch(L, *slot);
+  int n = lh_swift_dispatch(L, slot->box);
   S->enforce = enforce;
   return n;
 }
@@ -44,8 +77,7 @@ int lh_dispatchboxed(lua_State *L) {
 void lh_pushswiftfunction(lua_State *L, void *box) {
   /* The caller has made room for 3 slots (lua_checkstack), so nothing here but memory can raise,
    * and the allocator does not fail while Swift is on the stack. */
-  void **slot = lua_newuserdatauv(L, sizeof(void *), 0);
-  *slot = box;
+  lh_newslot(L, box, &lh_callback_tag);
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lh_callback_mt_key) == LUA_TNIL) {
     lua_pop(L, 1);
     lua_createtable(L, 0, 2);
@@ -64,22 +96,16 @@ void lh_markobjectmetatable(lua_State *L, int idx) {
   idx = lua_absindex(L, idx);
   lua_pushcfunction(L, lh_box_gc);
   lua_setfield(L, idx, "__gc");
-  lua_pushboolean(L, 1);
-  lua_rawsetp(L, idx, &lh_object_marker);
 }
 
 void lh_pushobject(lua_State *L, void *box, int mtindex) {
   mtindex = lua_absindex(L, mtindex);
-  void **slot = lua_newuserdatauv(L, sizeof(void *), 0);
-  *slot = box;
+  lh_newslot(L, box, &lh_object_tag);
   lua_pushvalue(L, mtindex);
   lua_setmetatable(L, -2);
 }
 
 void *lh_toobject(lua_State *L, int idx) {
-  if (lua_type(L, idx) != LUA_TUSERDATA || !lua_getmetatable(L, idx)) return NULL;
-  int marked = lua_rawgetp(L, -1, &lh_object_marker) == LUA_TBOOLEAN;
-  lua_pop(L, 2);
-  if (!marked) return NULL;
-  return *(void **)lua_touserdata(L, idx);
+  lh_slot *slot = lh_toslot(L, idx, &lh_object_tag);
+  return slot != NULL ? slot->box : NULL;
 }

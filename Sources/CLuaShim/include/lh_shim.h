@@ -229,9 +229,11 @@ int lh_pconcat(lua_State *L, int n);            /* [-n, +1] */
 void lh_pushswiftfunction(lua_State *L, void *box);
 /// Pushes a full userdata holding `box`, with the metatable at mtindex. [-0, +1].
 void lh_pushobject(lua_State *L, void *box, int mtindex);
-/// Makes the table at idx an object metatable: sets __gc to release the box and marks it. [-0,+0].
+/// Makes the table at idx an object metatable: sets __gc to release the box. [-0,+0].
 void lh_markobjectmetatable(lua_State *L, int idx);
-/// The box of an object userdata made by lh_pushobject, or NULL for any other value.
+/// The box of an object userdata made by lh_pushobject, or NULL for any other value (a
+/// tag in the userdata's block decides, which no script can forge; the metatable does not).
+/// Pushes nothing, so it needs no stack room. [-0, +0]
 void *lh_toobject(lua_State *L, int idx);
 
 /// Pushes a C closure for an async Swift function (lh_async.c): called in a task-driven

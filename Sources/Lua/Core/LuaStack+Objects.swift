@@ -10,11 +10,9 @@ extension LuaStack {
   }
 
   /// The Swift object held by the userdata at `index`, or nil for any other value
-  /// (including userdata that LuaHost did not make). [-0, +0]
+  /// (including userdata that LuaHost did not make, whatever its metatable). [-0, +0]
   func object(at index: Int32) -> AnyObject? {
-    guard lua_type(L, index) == LUA_TUSERDATA, (try? reserve(2)) != nil,
-      let box = lh_toobject(L, index)
-    else { return nil }
+    guard let box = lh_toobject(L, index) else { return nil }
     return Unmanaged<AnyObject>.fromOpaque(box).takeUnretainedValue()
   }
 

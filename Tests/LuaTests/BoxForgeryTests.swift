@@ -1,0 +1,63 @@
+import Lua
+import Testing
+
+/// Trusted code has the debug library, which can give any userdata another's metatable and
+/// call a metatable's `__gc` by hand. Neither may make the host read a value that LuaHost
+/// did not make as a Swift object: both crashed the host while boxes were recognised by
+/// their metatable. (Swapping a Swift function's upvalue with `debug.setupvalue` is left
+/// as unsafe as it is for stock C closures: see `lh_dispatchboxed`.)
+@Suite(.timeLimit(.minutes(15))) struct BoxForgeryTests {
+  final class Counter { var n = 7 }
+
+  let lua: LuaState
+  let counter = Counter()
+
+  init() throws {
+    lua = try LuaState()  // every standard library, debug included
+    try lua.register(Counter.self, name: "Counter") { type in
+      type.property("n", get: { $0.n })
+      type.method("bump") { (counter: Counter) in counter.n += 1 }
+    }
+    try lua.globals().set("c", lua.userdata(counter))
+  }
+
+  /// io.stdout is a full userdata of exactly a box's size (a `FILE *` and a function
+  /// pointer), so only the tag inside the block tells them apart.
+  @Test func aFileWithAnObjectsMetatableIsNoObject() throws {
+    let results = try lua.run(
+      """
+      debug.setmetatable(io.stdout, debug.getmetatable(c))
+      local read, readError = pcall(function() return io.stdout.n end)
+      local call, callError = pcall(function() return io.stdout:bump() end)
+      return read, readError, call, callError
+      """)
+    #expect(
+      results == [
+        false, "bad self: Counter expected, got userdata", false,
+        "bad self: Counter expected, got userdata",
+      ])
+    let file = try lua.run("return io.stdout")[0]
+    guard case .userdata(let userdata) = file else {
+      Issue.record("io.stdout is \(file)")
+      return
+    }
+    #expect(userdata.object(as: Counter.self) == nil)
+    #expect(userdata.object(as: AnyObject.self) == nil)
+    #expect(counter.n == 7)
+  }
+
+  @Test func aFinalizerCalledByHandOnAnotherValueDoesNothing() throws {
+    let results = try lua.run(
+      """
+      local gc = debug.getmetatable(c).__gc
+      gc(io.stdout); gc(42); gc(setmetatable({}, {}))
+      local fileStillWorks = io.type(io.stdout) == 'file' and io.stdout:seek('cur') ~= false
+      gc(c); gc(c)  -- the box is released once; the userdata no longer holds the object
+      local ok, message = pcall(function() return c.n end)
+      return fileStillWorks, ok, message
+      """)
+    #expect(results == [true, false, "bad self: Counter expected, got userdata"])
+    try lua.run("collectgarbage(); collectgarbage()")
+    #expect(counter.n == 7)
+  }
+}
