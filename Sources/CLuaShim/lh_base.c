@@ -208,27 +208,22 @@ static int lh_require(lua_State *L) {
   return 2;
 }
 
-static int lh_makeprint(lua_State *L) { return lh_closure_over(L, lh_print); }
-
-static int lh_makerequire(lua_State *L) {
-  luaL_checktype(L, 1, LUA_TTABLE);
-  luaL_checktype(L, 2, LUA_TFUNCTION);
-  lua_settop(L, 2);
-  lua_pushcclosure(L, lh_require, 2);
-  return 1;
-}
-
-void lh_pushbaselib(lua_State *L) {
-  static const luaL_Reg functions[] = {
-    {"xpcall", lh_xpcall},
-    {"makeprint", lh_makeprint},
-    {"makerequire", lh_makerequire},
-    {NULL, NULL},
-  };
-  luaL_setfuncs(L, functions, 0);
+void lh_setbasefuncs(lua_State *L, int G, int writer, int package, int reader) {
+  G = lua_absindex(L, G);
+  lua_pushcfunction(L, lh_xpcall);
+  lua_setfield(L, G, "xpcall");
   lua_pushliteral(L, "__gc");
   lua_pushnil(L);
   lua_pushnil(L);
   lua_pushcclosure(L, lh_setmetatable, 3);
-  lua_setfield(L, -2, "setmetatable");
+  lua_setfield(L, G, "setmetatable");
+  lua_pushvalue(L, writer);
+  lua_pushcclosure(L, lh_print, 1);
+  lua_setfield(L, G, "print");
+  if (package != 0) {
+    lua_pushvalue(L, package);
+    lua_pushvalue(L, reader);
+    lua_pushcclosure(L, lh_require, 2);
+    lua_setfield(L, G, "require");
+  }
 }

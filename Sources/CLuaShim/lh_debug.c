@@ -287,12 +287,11 @@ static int lh_upvaluejoin(lua_State *L) {
   return 0;
 }
 
-void lh_pushdebuglib(lua_State *L) {
+void lh_newdebuglib(lua_State *L) {
   static const luaL_Reg functions[] = {
     {"traceback", lh_traceback},     {"getinfo", lh_getinfo},
     {"upvalueid", lh_upvalueid},     {"upvaluejoin", lh_upvaluejoin},
     {NULL, NULL},
   };
   luaL_newlib(L, functions);
-  lua_setfield(L, -2, "debug");
 }

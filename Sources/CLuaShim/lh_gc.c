@@ -230,7 +230,7 @@ int lh_finalize_at_safe_point(lua_State *L) {
  * finalizers it queued run, as they would have in stock Lua. The original's errors are
  * raised as stock's ("bad argument #1 to 'collectgarbage'"): see lh_call_wrapped. Inside a
  * finalizer every option gives fail, as stock's collector is not reentrant. */
-static int lh_sbcollectgarbage(lua_State *L) {
+int lh_sbcollectgarbage(lua_State *L) {
   static const char *const options[] = {"stop", "restart", "collect", "count", "step",
     "setpause", "setstepmul", "isrunning", "generational", "incremental", NULL};
   if (lh_getstate(L)->finalizing) {
@@ -246,13 +246,6 @@ static int lh_sbcollectgarbage(lua_State *L) {
   lh_call_wrapped(L, n, LUA_MULTRET);
   if (collects) lh_run_finalizers(L);
   return lua_gettop(L);
-}
-
-static int lh_makecollectgarbage(lua_State *L) { return lh_closure_over(L, lh_sbcollectgarbage); }
-
-void lh_pushgclib(lua_State *L) {
-  lua_pushcfunction(L, lh_makecollectgarbage);
-  lua_setfield(L, -2, "makecollectgarbage");
 }
 
 /* At close: every registered object is finalized (newest registration last), as

@@ -391,15 +391,6 @@ static int lh_osdate(lua_State *L) {
   return 1;
 }
 
-static int lh_makeosdate(lua_State *L) { return lh_closure_over(L, lh_osdate); }
-
-int lh_closure_over(lua_State *L, lua_CFunction f) {
-  luaL_checktype(L, 1, LUA_TFUNCTION);
-  lua_settop(L, 1);
-  lua_pushcclosure(L, f, 1);
-  return 1;
-}
-
 /* ---- Calling the original from a wrapper ----
  *
  * liblua's own function, called from our C wrapper instead of from the script, raises its
@@ -458,35 +449,46 @@ int lh_call_wrapped(lua_State *L, int nargs, int nresults) {
   return lua_error(L);
 }
 
-/* ---- The table the sandbox's policy takes its functions from (lh_sandbox.c) ---- */
+/* ---- The replacements, installed over liblua's own (lh_sandbox.c, the differential) ---- */
 
-int lh_sandboxlib_k(lua_State *L) {
-  static const luaL_Reg functions[] = {
-    {"rep", lh_rep},       {"concat", lh_concat}, {"insert", lh_insert},
-    {"remove", lh_remove}, {"move", lh_move},     {"load", lh_sbload},
-    {"makeosdate", lh_makeosdate},
-    {NULL, NULL},
-  };
-  lua_createtable(L, 0, 12);
-  luaL_setfuncs(L, functions, 0);
-  lh_pushmatchlib(L);
-  lh_pushbaselib(L);
-  lh_pushgclib(L);
-  lh_pushdebuglib(L);
-  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-  lua_setfield(L, -2, "loaded");
-  if (lua_getglobal(L, LUA_TABLIBNAME) == LUA_TTABLE && lua_getfield(L, -1, "sort") == LUA_TFUNCTION) {
-    lua_pushcclosure(L, lh_sort, 1);
-    lua_setfield(L, -3, "sort");
-  } else {
-    lua_pop(L, 1);
-  }
-  lua_pop(L, 1);
-  return 1;
+/* t[name] = f as a C closure over the original t[name]. [-0, +0]; raises if that is no
+ * function (it is one in a state whose libraries are open). */
+void lh_wrapfield(lua_State *L, int t, const char *name, lua_CFunction f) {
+  if (lua_getfield(L, t, name) != LUA_TFUNCTION) luaL_error(L, "'%s' is no function", name);
+  lua_pushcclosure(L, f, 1);
+  lua_setfield(L, t, name);
 }
 
-int lh_pushsandboxlib(lua_State *L) {
+void lh_setreplacements(lua_State *L, int G) {
+  static const luaL_Reg string_functions[] = {{"rep", lh_rep}, {NULL, NULL}};
+  static const luaL_Reg table_functions[] = {
+    {"concat", lh_concat}, {"insert", lh_insert}, {"remove", lh_remove},
+    {"move", lh_move},     {NULL, NULL},
+  };
+  G = lua_absindex(L, G);
+  luaL_checkstack(L, 4, NULL);
+  lua_pushcfunction(L, lh_sbload);
+  lua_setfield(L, G, "load");
+  lh_wrapfield(L, G, "collectgarbage", lh_sbcollectgarbage);
+  lua_getfield(L, G, "string");
+  luaL_setfuncs(L, string_functions, 0);
+  lh_pushmatchlib(L);
+  lua_getfield(L, G, "table");
+  luaL_setfuncs(L, table_functions, 0);
+  lh_wrapfield(L, lua_gettop(L), "sort", lh_sort);
+  lua_getfield(L, G, "os");
+  lh_wrapfield(L, lua_gettop(L), "date", lh_osdate);
+  lua_pop(L, 3);
+}
+
+static int lh_installreplacements_k(lua_State *L) {
+  lua_pushglobaltable(L);
+  lh_setreplacements(L, -1);
+  return 0;
+}
+
+int lh_installreplacements(lua_State *L) {
   if (!lua_checkstack(L, 2)) return LH_ERRSTACK;
-  lua_pushcfunction(L, lh_sandboxlib_k);
-  return lh_pcall(L, 0, 1);
+  lua_pushcfunction(L, lh_installreplacements_k);
+  return lh_pcall(L, 0, 0);
 }

@@ -55,12 +55,15 @@ int lh_loadpieces(lua_State *L, const char *buf, size_t len, const char *chunkna
                   const char *mode);
 
 /* lh_lib.c */
-/// For the lib table's makeX(original): pushes f as a C closure over the function at 1.
-/// [-0, +1]; raises if argument 1 is not a function.
-int lh_closure_over(lua_State *L, lua_CFunction f);
-/// Pushes the table of the sandbox's functions that lh_pushsandboxlib returns; raises on
-/// memory errors. [-0, +1]
-int lh_sandboxlib_k(lua_State *L);
+/// Installs the sandbox's versions of liblua functions over the originals, in the
+/// libraries of the global table at G: string.rep, find, match, gmatch, gsub; table.concat,
+/// insert, remove, move, sort; os.date; load and collectgarbage. Each behaves as liblua's
+/// and checks for stops as it works; those that wrap the original (sort, os.date,
+/// collectgarbage) take it as their upvalue. [-0, +0]; raises on memory errors.
+void lh_setreplacements(lua_State *L, int G);
+/// t[name] = f as a C closure over the original t[name]. [-0, +0]; raises if that is no
+/// function.
+void lh_wrapfield(lua_State *L, int t, const char *name, lua_CFunction f);
 /// For such a wrapper: calls the original (below its nargs arguments) as lua_call does,
 /// but an error the original raises itself is raised again from the wrapper, as stock's
 /// function raised it ("bad argument #1 to 'date'", the script's position). Only for
@@ -71,9 +74,10 @@ int lh_call_wrapped(lua_State *L, int nargs, int nresults);
 /* lh_base.c */
 /// The message handler the sandbox's xpcall puts around the script's handler.
 int lh_xpcall_handler(lua_State *L);
-/// Sets xpcall, setmetatable, makeprint(writer) and makerequire(package, reader) in the
-/// table on top. [-0, +0]
-void lh_pushbaselib(lua_State *L);
+/// Sets the sandbox's xpcall and setmetatable, print (writing through the function at
+/// writer) and, unless package is 0, require (over the package table at package and the
+/// module reader at reader) in the table at G. [-0, +0]; raises on memory errors.
+void lh_setbasefuncs(lua_State *L, int G, int writer, int package, int reader);
 
 /* lh_gc.c */
 /// Registers the object at idx for a deferred finalizer (its metatable's __gc, read when
@@ -91,12 +95,12 @@ void lh_record_oom(lh_state *S);
 int lh_finalize_at_safe_point(lua_State *L);
 /// Gives L the budget's count hook (lh_stop.c).
 void lh_budget_hook(lua_State *L);
-/// Sets makecollectgarbage(original) in the table on top. [-0, +0]
-void lh_pushgclib(lua_State *L);
+/// The sandbox's collectgarbage: upvalue 1 is liblua's.
+int lh_sbcollectgarbage(lua_State *L);
 
 /* lh_debug.c */
-/// Sets `debug`, the read-only slice (traceback, getinfo), in the table on top. [-0, +0]
-void lh_pushdebuglib(lua_State *L);
+/// Pushes the sandbox's `debug`: traceback, getinfo, upvalueid and upvaluejoin. [-0, +1]
+void lh_newdebuglib(lua_State *L);
 
 /* lh_strlib.c */
 /// Sets find, match, gmatch and gsub in the table on top. [-0, +0]

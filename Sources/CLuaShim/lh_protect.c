@@ -128,6 +128,11 @@ void lh_collectgarbage(lua_State *L) {
 
 void lh_setgenerational(lua_State *L) { lua_gc(L, LUA_GCGEN, 0, 0); }
 
+/* Setting a state up (its libraries, the sandbox's policy) makes objects that all stay
+ * alive: the collector's incremental steps meanwhile only traverse them. Restarting sets
+ * the collector's debt to zero, so the skipped steps are not paid later either. */
+void lh_pausecollector(lua_State *L, int pause) { lua_gc(L, pause ? LUA_GCSTOP : LUA_GCRESTART); }
+
 /* Each lh_p* wrapper runs one raising API call as a light C function under lh_pcall. */
 static int lh_gettable_k(lua_State *L) { lua_gettable(L, 1); return 1; }
 static int lh_settable_k(lua_State *L) { lua_settable(L, 1); return 0; }

@@ -1,8 +1,8 @@
 // lh_sandbox.c: the sandbox's policy, applied once to a fresh state before any script runs.
 //
-// It replaces globals with the sandbox's versions (the table lh_sandboxlib_k builds: C
-// functions that behave as liblua's but stop, see lh_lib.c) and removes what a script must
-// not reach. Scripts can reach only what it leaves.
+// It replaces globals with the sandbox's versions (C functions that behave as liblua's but
+// stop: lh_setreplacements in lh_lib.c, lh_setbasefuncs in lh_base.c) and removes what a
+// script must not reach. Scripts can reach only what it leaves.
 //
 // Why C: this was a Lua prelude, compiled once per process and loaded as bytecode. Loading
 // and running it cost about 67,000 instructions of the 293,000 a sandbox took to make
@@ -10,18 +10,9 @@
 // function, so nothing of it shows in a script's tracebacks either way.
 #include "lh_private.h"
 
-/* t[name] = lib[name]. [-0, +0] */
-static void lh_take(lua_State *L, int t, int lib, const char *name) {
-  lua_getfield(L, lib, name);
-  lua_setfield(L, t, name);
-}
-
-/* t[name] = lib[maker](value at arg, or t[name] when arg is 0). [-0, +0] */
-static void lh_wrap(lua_State *L, int t, int lib, const char *name, const char *maker, int arg) {
-  lua_getfield(L, lib, maker);
-  if (arg != 0) lua_pushvalue(L, arg);
-  else lua_getfield(L, t, name);
-  lua_call(L, 1, 1);
+/* t[name] = from[name]. [-0, +0] */
+static void lh_take(lua_State *L, int t, int from, const char *name) {
+  lua_getfield(L, from, name);
   lua_setfield(L, t, name);
 }
 
@@ -32,37 +23,25 @@ static void lh_install(lua_State *L, int G, int loaded, const char *name) {
   lua_setfield(L, loaded, name);
 }
 
-/* Arguments: the print writer, the module reader, package.path and the LH_SANDBOX_* bits. */
+/* Arguments: the print writer, the module reader, package.path and the LH_SANDBOX_* bits.
+ * Every function is stored straight into the table it belongs to (an intermediate table of
+ * them cost about 10,000 instructions a sandbox). */
 static int lh_applysandbox_k(lua_State *L) {
-  enum { WRITE = 1, READMODULE, PATH, FLAGS, G, LIB, LOADED, WORK };
-  static const char *const string_names[] = {"rep", "find", "match", "gmatch", "gsub"};
-  static const char *const table_names[] = {"concat", "insert", "remove", "move", "sort"};
+  enum { WRITE = 1, READMODULE, PATH, FLAGS, G, LOADED, WORK };
   unsigned flags = (unsigned)lua_tointeger(L, FLAGS);
   lua_settop(L, FLAGS);
   luaL_checkstack(L, 8, NULL);
   lua_pushglobaltable(L);
-  lh_sandboxlib_k(L);
-  lua_getfield(L, LIB, "loaded"); /* the registry's package.loaded */
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE); /* package.loaded */
 
+  lh_setreplacements(L, G);
   lua_pushnil(L);
   lua_setfield(L, G, "dofile");
   lua_pushnil(L);
   lua_setfield(L, G, "loadfile");
-  lh_take(L, G, LIB, "load");
-  lh_take(L, G, LIB, "xpcall");
-  lh_take(L, G, LIB, "setmetatable");
-  lh_wrap(L, G, LIB, "collectgarbage", "makecollectgarbage", 0);
-  lh_wrap(L, G, LIB, "print", "makeprint", WRITE);
-
   lua_getfield(L, G, "string");
   lua_pushnil(L);
   lua_setfield(L, WORK, "dump");
-  for (size_t i = 0; i < sizeof string_names / sizeof string_names[0]; i++)
-    lh_take(L, WORK, LIB, string_names[i]);
-  lua_settop(L, LOADED);
-  lua_getfield(L, G, "table");
-  for (size_t i = 0; i < sizeof table_names / sizeof table_names[0]; i++)
-    lh_take(L, WORK, LIB, table_names[i]);
   lua_settop(L, LOADED);
 
   /* The strings' metatable is the one table every script shares. */
@@ -72,22 +51,22 @@ static int lh_applysandbox_k(lua_State *L) {
   lua_setfield(L, -2, "__metatable");
   lua_settop(L, LOADED);
 
-  lua_getfield(L, G, "os");
-  lh_wrap(L, WORK, LIB, "date", "makeosdate", 0);
   if (!(flags & LH_SANDBOX_OS)) {
     static const char *const os_names[] = {"clock", "time", "date", "difftime"};
+    lua_getfield(L, G, "os");
     lua_createtable(L, 0, 4);
     for (size_t i = 0; i < sizeof os_names / sizeof os_names[0]; i++)
       lh_take(L, WORK + 1, WORK, os_names[i]);
     lh_install(L, G, LOADED, "os");
+    lua_settop(L, LOADED);
   }
-  lua_settop(L, LOADED);
 
   if (!(flags & LH_SANDBOX_DEBUG)) {
-    lua_getfield(L, LIB, "debug");
+    lh_newdebuglib(L);
     lh_install(L, G, LOADED, "debug");
   }
 
+  int package = 0;
   if (!(flags & LH_SANDBOX_PACKAGE)) {
     lua_createtable(L, 0, 4);
     lua_pushliteral(L, "/\n;\n?\n!\n-\n");
@@ -100,12 +79,9 @@ static int lh_applysandbox_k(lua_State *L) {
     lua_setfield(L, WORK, "path");
     lua_pushvalue(L, WORK);
     lh_install(L, G, LOADED, "package"); /* as stock lists every library, package too */
-    lua_getfield(L, LIB, "makerequire");
-    lua_pushvalue(L, WORK);
-    lua_pushvalue(L, READMODULE);
-    lua_call(L, 2, 1);
-    lua_setfield(L, G, "require");
+    package = WORK;
   }
+  lh_setbasefuncs(L, G, WRITE, package, READMODULE);
   return 0;
 }
 

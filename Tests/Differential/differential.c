@@ -8,10 +8,11 @@
 // in between, and runs thousands of generated calls a second.
 //
 // Two states: "stock" (luaL_openlibs) and "ours" (luaL_openlibs, then the shim's
-// replacements installed as lh_applysandbox (lh_sandbox.c) installs them: string.X = lib.X, table.X =
-// lib.X, os.date = lib.makeosdate(os.date), collectgarbage = lib.makecollectgarbage(...),
-// load = lib.load, with lib from lh_pushsandboxlib, in a state made by lh_newstate with a
-// memory limit (DIFF_SHIM_LIMIT) and run under lh_pcall, as the sandbox runs scripts).
+// replacements installed by lh_installreplacements, the same function lh_applysandbox
+// (lh_sandbox.c) installs them with: string.rep, find, match, gmatch, gsub, table.concat,
+// insert, remove, move, sort, os.date, collectgarbage and load, in a state made by
+// lh_newstate with a memory limit (DIFF_SHIM_LIMIT) and run under lh_pcall, as the sandbox
+// runs scripts).
 // Each case (diff_gen.c) is a Lua chunk run in both; the status, the number of results,
 // each result's type and value (strings byte for byte, tables by their contents) and the
 // error value are compared.
@@ -79,14 +80,6 @@ static int stock_panic(lua_State *L) {
 /* What lh_applysandbox (Sources/CLuaShim/lh_sandbox.c) does with the
  * shim's functions, for the ones under test. string.dump stays (the sandbox removes it):
  * the load cases make binary chunks with it. */
-static const char install_chunk[] =
-  "local lib = ...\n"
-  "for _, name in ipairs({'rep', 'find', 'match', 'gmatch', 'gsub'}) do string[name] = lib[name] end\n"
-  "for _, name in ipairs({'concat', 'insert', 'remove', 'move', 'sort'}) do table[name] = lib[name] end\n"
-  "os.date = lib.makeosdate(os.date)\n"
-  "collectgarbage = lib.makecollectgarbage(collectgarbage)\n"
-  "load = lib.load\n";
-
 static lua_State *stock, *ours;
 
 static int open_states(void) {
@@ -100,13 +93,7 @@ static int open_states(void) {
   ours = lh_newstate(DIFF_SHIM_LIMIT);
   if (ours == NULL) return 0;
   luaL_openlibs(ours);
-  if (lh_pushsandboxlib(ours) != LUA_OK) {
-    fprintf(stderr, "differential: lh_pushsandboxlib failed: %s\n", lua_tostring(ours, -1));
-    return 0;
-  }
-  if (luaL_loadstring(ours, install_chunk) != LUA_OK) return 0;
-  lua_insert(ours, -2);
-  if (lh_pcall(ours, 1, 0) != LUA_OK) {
+  if (lh_installreplacements(ours) != LUA_OK) {
     fprintf(stderr, "differential: installing the shim failed: %s\n", lua_tostring(ours, -1));
     return 0;
   }

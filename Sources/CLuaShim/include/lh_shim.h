@@ -139,10 +139,13 @@ size_t lh_memory_in_use(lh_state *S);
 void lh_state_retain(lh_state *S);
 void lh_state_release(lh_state *S);
 
-/// Pushes a table of the sandbox's own library functions (rep, concat, insert, remove,
-/// move, sort, find, match, gmatch, gsub, load): each behaves as liblua's and polls for
-/// stops in its loops (lh_lib.c, lh_strlib.c, lh_load.c). [-0, +1 table | error]. Never raises.
-int lh_pushsandboxlib(lua_State *L);
+/// Installs the sandbox's own versions of liblua functions over the originals in the
+/// state's libraries, and nothing else of the sandbox (for the differential test, which
+/// compares them with stock): string.rep, find, match, gmatch, gsub; table.concat, insert,
+/// remove, move, sort; os.date; load and collectgarbage. Each behaves as liblua's and polls
+/// for stops in its loops (lh_lib.c, lh_strlib.c, lh_load.c, lh_gc.c). Returns a Lua
+/// status, with the error value pushed on failure. Never raises.
+int lh_installreplacements(lua_State *L);
 
 /// Applies the sandbox's policy to a fresh state (lh_sandbox.c): below the top are the print
 /// writer (takes one line), the module reader (a path to the file's text, or nil) and
@@ -214,6 +217,8 @@ void lh_writeline(const char *s, size_t len);
 void lh_setgenerational(lua_State *L);
 /// Runs a full garbage collection (lua_gc is variadic, which Swift cannot call). [-0,+0]
 void lh_collectgarbage(lua_State *L);
+/// Stops (pause != 0) or restarts the collector, for the span in which a state is set up.
+void lh_pausecollector(lua_State *L, int pause);
 
 /// Protected metamethod-aware operations: each returns a Lua status; on error the error
 /// value is on top instead of the result.
