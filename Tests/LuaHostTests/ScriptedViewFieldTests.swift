@@ -33,6 +33,28 @@ import ViewTree
     #expect(recorder.presented.isEmpty)
   }
 
+  /// A handler receives its own view first, as the same userdata the script holds, then
+  /// the event's values, and nothing more (the view is pushed in place, not as a value).
+  @Test func handlersReceiveTheirOwnViewAndTheirValuesOnly() throws {
+    try run(
+      """
+      seen = {}
+      button = ui.root:add(ui.button{id = 'b', on_tap = function(...)
+        seen.tap = {select('#', ...), rawequal((...), button)}
+      end})
+      field = ui.root:add(ui.text_field{id = 'f', on_change = function(...)
+        seen.change = {select('#', ...), rawequal((...), field), select(2, ...)}
+      end})
+      """)
+    #expect(try #require(root.find("b")).tap())
+    #expect(try run("return field:set_value('x')") == [true])
+    #expect(
+      try run("return seen.tap[1], seen.tap[2], seen.change[1], seen.change[2], seen.change[3]")
+        == [1, true, 2, true, "x"])
+    // Again, from Lua, while the first results are gone: the userdata is the cached one.
+    #expect(try run("seen = {} button:tap() return seen.tap[1], seen.tap[2]") == [1, true])
+  }
+
   @Test func assigningValueRunsOnChangeToo() throws {
     try run(
       """

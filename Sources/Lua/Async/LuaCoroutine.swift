@@ -88,8 +88,14 @@ public final class LuaCoroutine {
   /// waits, as a host runs an action: nil when it finished (its results are dropped), else
   /// the coroutine, to ``finish(isolation:)`` later (set its ``step`` first). A coroutine
   /// that finished goes back to a pool of the state, so this costs little more than a call.
+  ///
+  /// A `receiver` goes before `arguments`, as the userdata ``LuaState/userdata(_:)`` gives
+  /// for it, pushed in place: no ``LuaValue`` (a registry reference, made and released
+  /// again) is made for it, as for a view that its own action receives as `self`.
   /// - Throws: ``LuaError`` as a call does.
-  public static func start(_ function: LuaFunction, arguments: [LuaValue]) throws -> LuaCoroutine? {
+  public static func start(
+    _ function: LuaFunction, receiver: AnyObject? = nil, arguments: [LuaValue]
+  ) throws -> LuaCoroutine? {
     let core = function.reference.core
     let stack = try LuaStack(core)
     let base = stack.top
@@ -106,10 +112,11 @@ public final class LuaCoroutine {
       thread = stack.reference(at: -1)
     }
     try stack.push(function.reference)
+    if let receiver { try stack.pushObject(receiver) }
     for argument in arguments { try stack.push(argument) }
     let deadline = core.timeout.map { Watchdog.now() + $0 }
-    let operation = try step(
-      stack, core: core, values: Int32(arguments.count + 2), deadline: deadline)
+    let values = Int32(arguments.count + (receiver == nil ? 2 : 3))
+    let operation = try step(stack, core: core, values: values, deadline: deadline)
     guard let operation else {
       if core.idleThreads.count < 8 { core.idleThreads.append(thread) }
       return nil

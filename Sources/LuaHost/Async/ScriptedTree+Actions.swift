@@ -16,11 +16,14 @@ extension ScriptedTree {
   /// `origin`'s nearest boundary.
   ///
   /// `arguments` runs under the state's lock too: making a view's userdata uses the state.
+  /// With `passingOrigin`, the action receives `origin` first, as `self` (its userdata is
+  /// pushed in place: making it a `LuaValue` was a third of a tap's cost), then
+  /// `arguments`.
   /// An error raised with a `ui.error` value comes out as a ``ScriptedAlertError``. An
   /// error raised after a wait goes up with the action itself as the work "Try again"
   /// runs (a failure before any wait goes up from the view's ``View/perform(_:)``).
   func runAction(
-    _ function: LuaFunction, origin: View,
+    _ function: LuaFunction, origin: View, passingOrigin: Bool = false,
     arguments: @escaping (ScriptedTree, View) throws -> [LuaValue] = { _, _ in [] }
   ) throws {
     let suspended = try callingLua { () throws -> LuaCoroutine? in
@@ -28,7 +31,8 @@ extension ScriptedTree {
       currentOrigin = origin
       defer { currentOrigin = outer }
       do {
-        return try LuaCoroutine.start(function, arguments: arguments(self, origin))
+        return try LuaCoroutine.start(
+          function, receiver: passingOrigin ? origin : nil, arguments: arguments(self, origin))
       } catch {
         throw presentable(error, origin: origin)
       }
@@ -39,7 +43,8 @@ extension ScriptedTree {
     let release = try chargePendingWork()
     // No weak reference to `origin` here: that would give the view a side table.
     let retry = RetryableWork(action: { [weak self] view in
-      try self?.runAction(function, origin: view, arguments: arguments)
+      try self?.runAction(
+        function, origin: view, passingOrigin: passingOrigin, arguments: arguments)
     })
     continueInBackground(
       DrivenCoroutine(coroutine: suspended), origin: origin, retry: retry, release: release)

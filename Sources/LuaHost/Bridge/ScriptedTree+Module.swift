@@ -116,8 +116,8 @@ extension ScriptedTree {
       view.eventHandlers[name] = function.map { function in
         { [weak self] view, values in
           guard let self else { throw Self.goneError }
-          try runAction(function, origin: view) { tree, view in
-            [try tree.value(view)] + values.map(\.luaValue)
+          try runAction(function, origin: view, passingOrigin: true) { _, _ in
+            values.map(\.luaValue)
           }
         }
       }
@@ -137,7 +137,7 @@ extension ScriptedTree {
       view.onTap = function.map { function in
         { [weak self] view in
           guard let self else { throw Self.goneError }
-          try runAction(function, origin: view) { tree, view in [try tree.value(view)] }
+          try runAction(function, origin: view, passingOrigin: true)
         }
       }
     case "on_change":
@@ -145,8 +145,8 @@ extension ScriptedTree {
         { [weak self] view in
           guard let self else { throw Self.goneError }
           let text = view.value
-          try runAction(function, origin: view) { tree, view in
-            [try tree.value(view), .string(LuaString(text))]
+          try runAction(function, origin: view, passingOrigin: true) { _, _ in
+            [.string(LuaString(text))]
           }
         }
       }
