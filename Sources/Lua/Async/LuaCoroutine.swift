@@ -71,7 +71,7 @@ public final class LuaCoroutine {
     deadline = core.timeout.map { Watchdog.now() + $0 }
   }
 
-  /// A coroutine that ``start(_:arguments:)`` left waiting.
+  /// A coroutine that ``start(_:receiver:arguments:)`` left waiting.
   private init(
     core: LuaCore, thread: LuaReference, deadline: UInt64?, pending: @escaping LuaAsyncOperation
   ) {

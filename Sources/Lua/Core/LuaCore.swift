@@ -48,9 +48,10 @@ final class LuaCore {
   /// The operation an async Swift function just started, until the coroutine driving it
   /// takes it (right after the yield: see `LuaCoroutine`).
   var pendingOperation: LuaAsyncOperation?
-  /// Task-driven coroutines that finished cleanly, for ``LuaCoroutine/start(_:arguments:)``
-  /// to reuse (a finished Lua thread may run a new function).
-  var idleThreads: [LuaReference] = []
+  /// Task-driven coroutines that finished cleanly, for ``LuaCoroutine/start(_:receiver:arguments:)``
+  /// to reuse (a finished Lua thread may run a new function). Only `start` touches it, with
+  /// one pop and one append that call nothing: unchecked, as no access can overlap them.
+  @exclusivity(unchecked) var idleThreads: [LuaReference] = []
   /// The `LuaState` that owns this core, for conversions that need one (`luaValue(in:)`),
   /// or `nil` once it is gone.
   ///

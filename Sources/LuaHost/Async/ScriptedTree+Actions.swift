@@ -113,12 +113,13 @@ extension ScriptedTree {
   /// and the state's lock held, and with `origin` as the view new timers belong to.
   func stepper(origin: View) -> (() -> Void) throws -> Void {
     let reference = WeakView(origin)
-    return { [weak self] body in
-      guard let self else { return body() }
-      try self.callingLua {
-        let outer = self.currentOrigin
-        self.currentOrigin = reference.view
-        defer { self.currentOrigin = outer }
+    let owner = WeakReference(self)
+    return { body in
+      guard let tree = owner.object else { return body() }
+      try tree.callingLua {
+        let outer = tree.currentOrigin
+        tree.currentOrigin = reference.view
+        defer { tree.currentOrigin = outer }
         body()
       }
     }

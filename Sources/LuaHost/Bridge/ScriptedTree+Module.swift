@@ -112,11 +112,12 @@ extension ScriptedTree {
     default:
       throw LuaError(kind: .runtime, message: "\(name) must be a function, got \(handler.typeName)")
     }
+    let owner = WeakReference(self)
     if let component = components[view.kind], component.events.contains(name) {
       view.eventHandlers[name] = function.map { function in
-        { [weak self] view, values in
-          guard let self else { throw Self.goneError }
-          try runAction(function, origin: view, passingOrigin: true) { _, _ in
+        { view, values in
+          guard let tree = owner.object else { throw Self.goneError }
+          try tree.runAction(function, origin: view, passingOrigin: true) { _, _ in
             values.map(\.luaValue)
           }
         }
@@ -135,17 +136,17 @@ extension ScriptedTree {
     switch name {
     case "on_tap":
       view.onTap = function.map { function in
-        { [weak self] view in
-          guard let self else { throw Self.goneError }
-          try runAction(function, origin: view, passingOrigin: true)
+        { view in
+          guard let tree = owner.object else { throw Self.goneError }
+          try tree.runAction(function, origin: view, passingOrigin: true)
         }
       }
     case "on_change":
       view.onChange = function.map { function in
-        { [weak self] view in
-          guard let self else { throw Self.goneError }
+        { view in
+          guard let tree = owner.object else { throw Self.goneError }
           let text = view.value
-          try runAction(function, origin: view, passingOrigin: true) { _, _ in
+          try tree.runAction(function, origin: view, passingOrigin: true) { _, _ in
             [.string(LuaString(text))]
           }
         }

@@ -7,11 +7,12 @@ extension ScriptedTree {
   /// `move`, `tap`, `set_value`, `dismiss`; and the settable handlers `on_tap`,
   /// `on_change`, `on_error`. Each one that touches the tree holds the tree lock.
   func registerViewType() throws {
-    try lua.register(View.self, name: "View") { [weak self] type in
+    let owner = WeakReference(self)
+    try lua.register(View.self, name: "View") { type in
       func string(_ value: LuaValue) throws -> String { try String(luaValue: value) }
       func tree() throws -> ScriptedTree {
-        guard let self else { throw ScriptedTree.goneError }
-        return self
+        guard let tree = owner.object else { throw ScriptedTree.goneError }
+        return tree
       }
       // Every entry point holds the tree lock and first checks that the view is within
       // this script's reach (see `checkReach`).
