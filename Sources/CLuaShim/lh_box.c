@@ -17,6 +17,11 @@ static const char lh_callback_mt_key = 0; /* metatable of Swift closure boxes */
 typedef struct {
   void *box;
   const char *tag;
+  /* Calls of a closure's box under way (lh_dispatchboxed). Swift borrows the box for a call
+   * without retaining it, so a __gc called by hand meanwhile (trusted code can reach the
+   * metatable with debug.getmetatable) must not release it: the release waits for the
+   * collector's own __gc, which cannot come while the closure runs. */
+  size_t calls;
 } lh_slot;
 
 static const char lh_callback_tag = 0; /* a closure of lh_pushswiftfunction */
@@ -34,6 +39,7 @@ static lh_slot *lh_newslot(lua_State *L, void *box, const char *tag) {
   lh_slot *slot = lua_newuserdatauv(L, sizeof(lh_slot), 0);
   slot->box = box;
   slot->tag = tag;
+  slot->calls = 0;
   return slot;
 }
 
@@ -44,7 +50,7 @@ static lh_slot *lh_newslot(lua_State *L, void *box, const char *tag) {
 static int lh_box_gc(lua_State *L) {
   lh_slot *slot = lh_toslot(L, 1, &lh_object_tag);
   if (slot == NULL) slot = lh_toslot(L, 1, &lh_callback_tag);
-  if (slot != NULL && slot->box != NULL) {
+  if (slot != NULL && slot->box != NULL && slot->calls == 0) {
     void *box = slot->box;
     slot->box = NULL;
     lh_swift_release(L, box);
@@ -65,11 +71,17 @@ static int lh_trampoline(lua_State *L) {
  * stock C closures the same way (string.gmatch's iterator reads its state from an upvalue
  * just as unchecked). The sandbox has no debug.setupvalue. */
 int lh_dispatchboxed(lua_State *L) {
-  const lh_slot *slot = lua_touserdata(L, lua_upvalueindex(1));
+  lh_slot *slot = lua_touserdata(L, lua_upvalueindex(1));
+  if (slot->box == NULL) { /* released by a __gc called by hand */
+    lua_pushliteral(L, "a Swift function called after its box was released");
+    return -1;
+  }
   lh_state *S = lh_getstate(L);
   int enforce = S->enforce; /* Swift's allocations never fail: see lh_state.enforce */
   S->enforce = 0;
+  slot->calls++; /* lh_swift_dispatch always returns: no Swift frame is ever unwound */
   int n = lh_swift_dispatch(L, slot->box);
+  slot->calls--;
   S->enforce = enforce;
   return n;
 }

@@ -21,8 +21,8 @@ import Testing
     try lua.globals().set("c", lua.userdata(counter))
   }
 
-  /// io.stdout is a full userdata of exactly a box's size (a `FILE *` and a function
-  /// pointer), so only the tag inside the block tells them apart.
+  /// io.stdout is a full userdata (a `FILE *` and a function pointer) with the view's
+  /// metatable: neither its size nor its bytes make it a box.
   @Test func aFileWithAnObjectsMetatableIsNoObject() throws {
     let results = try lua.run(
       """
@@ -44,6 +44,30 @@ import Testing
     #expect(userdata.object(as: Counter.self) == nil)
     #expect(userdata.object(as: AnyObject.self) == nil)
     #expect(counter.n == 7)
+  }
+
+  /// A Swift function's box is borrowed, not retained, for each call: a `__gc` called by
+  /// hand while the call runs must not free it under the call (a use after free under
+  /// AddressSanitizer), and one called between calls makes later calls fail with an error,
+  /// not return nothing.
+  @Test func aFinalizerCalledByHandOnASwiftFunctionsBoxFreesNothingInUse() throws {
+    try lua.register("callBack") { values in
+      guard case .function(let function)? = values.first else { return [] }
+      _ = try function.call()
+      return [7]
+    }
+    let results = try lua.run(
+      """
+      local _, box = debug.getupvalue(callBack, 1)
+      local gc = debug.getmetatable(box).__gc
+      local during = callBack(function() gc(box) collectgarbage() collectgarbage() end)
+      local after = callBack(function() end)
+      gc(box)
+      local ok, message = pcall(callBack, function() end)
+      return during, after, ok, message
+      """)
+    #expect(results == [7, 7, false, "a Swift function called after its box was released"])
+    try lua.run("callBack = nil collectgarbage() collectgarbage()")
   }
 
   @Test func aFinalizerCalledByHandOnAnotherValueDoesNothing() throws {
