@@ -208,6 +208,23 @@ static int lh_require(lua_State *L) {
   return 2;
 }
 
+/* print's writer when the host gives none: the line to stdout, as lua.c's print writes. */
+static int lh_stdoutwriter(lua_State *L) {
+  size_t len;
+  const char *line = lua_tolstring(L, 1, &len);
+  if (line != NULL) lh_writeline(line, len);
+  return 0;
+}
+
+/* The module reader of a sandbox without a folder: it finds nothing. */
+static int lh_nomodulereader(lua_State *L) {
+  lua_pushnil(L);
+  return 1;
+}
+
+void lh_pushstdoutwriter(lua_State *L) { lua_pushcfunction(L, lh_stdoutwriter); }
+void lh_pushnomodulereader(lua_State *L) { lua_pushcfunction(L, lh_nomodulereader); }
+
 void lh_setbasefuncs(lua_State *L, int G, int writer, int package, int reader) {
   G = lua_absindex(L, G);
   lua_pushcfunction(L, lh_xpcall);

@@ -147,6 +147,12 @@ void lh_state_release(lh_state *S);
 /// status, with the error value pushed on failure. Never raises.
 int lh_installreplacements(lua_State *L);
 
+/// Pushes the print writer a sandbox uses when its host gives none (each line to stdout,
+/// through lh_writeline), or the module reader of a sandbox without a folder (it returns
+/// nil). [-0, +1]; the caller has made room.
+void lh_pushstdoutwriter(lua_State *L);
+void lh_pushnomodulereader(lua_State *L);
+
 /// Applies the sandbox's policy to a fresh state (lh_sandbox.c): below the top are the print
 /// writer (takes one line), the module reader (a path to the file's text, or nil) and
 /// package.path; the LH_SANDBOX_* bits keep the full os, package or debug library. Pops the

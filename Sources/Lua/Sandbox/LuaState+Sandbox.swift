@@ -29,38 +29,46 @@ extension LuaState {
   }
 
   private func applySandbox(_ sandbox: LuaSandbox) throws {
-    let output = sandbox.output
     if let warnings = sandbox.warningOutput {
       // The core keeps the sink until the state is closed (closing may still warn).
       let sink = WarningSink(warnings)
       core.warningSink = sink
       lh_setwarnsink(try LuaStack(core).L, Unmanaged.passUnretained(sink).toOpaque())
     }
-    // The policy itself is C (lh_sandbox.c): it takes the two hooks below and the path.
-    let write = LuaCallback(
-      core: core,
-      values: { arguments in
-        let line = try LuaString(luaValue: arguments.first ?? "")
-        if let output { output(line) } else { StandardOutput.writeLine(line) }
-        return []
-      })
+    // The policy itself is C (lh_sandbox.c): it takes the two hooks below and the path. The
+    // default ones (print to stdout; no module folder, so nothing to read) are C functions:
+    // two Swift callbacks, boxed, cost about 11,000 instructions of a sandbox's making.
     let folder = sandbox.moduleDirectory.flatMap(ModuleFolder.init(path:))
-    let maxModuleSize = sandbox.maxModuleSize
-    let readModule = LuaCallback(
-      core: core,
-      values: { arguments in
-        let path = try String(luaValue: arguments.first ?? .nil)
-        guard let bytes = folder?.read(path, maxSize: maxModuleSize) else { return [.nil] }
-        return [.string(LuaString(bytes: bytes))]
-      })
     var flags: UInt32 = 0
     if sandbox.capabilities.contains(.os) { flags |= UInt32(LH_SANDBOX_OS) }
     if sandbox.capabilities.contains(.package) { flags |= UInt32(LH_SANDBOX_PACKAGE) }
     if sandbox.capabilities.contains(.debug) { flags |= UInt32(LH_SANDBOX_DEBUG) }
     let stack = try LuaStack(core)
     try stack.reserve(3)
-    try stack.push(write)
-    try stack.push(readModule)
+    if let output = sandbox.output {
+      try stack.push(
+        LuaCallback(
+          core: core,
+          values: { arguments in
+            output(try LuaString(luaValue: arguments.first ?? ""))
+            return []
+          }))
+    } else {
+      lh_pushstdoutwriter(stack.L)
+    }
+    if let folder {
+      let maxModuleSize = sandbox.maxModuleSize
+      try stack.push(
+        LuaCallback(
+          core: core,
+          values: { arguments in
+            let path = try String(luaValue: arguments.first ?? .nil)
+            guard let bytes = folder.read(path, maxSize: maxModuleSize) else { return [.nil] }
+            return [.string(LuaString(bytes: bytes))]
+          }))
+    } else {
+      lh_pushnomodulereader(stack.L)
+    }
     try stack.push(.string(LuaString(folder?.searchPath ?? "")))
     try stack.check(lh_applysandbox(stack.L, flags))
   }
