@@ -453,7 +453,7 @@ int lh_call_wrapped(lua_State *L, int nargs, int nresults) {
 
 /* t[name] = f as a C closure over the original t[name]. [-0, +0]; raises if that is no
  * function (it is one in a state whose libraries are open). */
-void lh_wrapfield(lua_State *L, int t, const char *name, lua_CFunction f) {
+static void lh_wrapfield(lua_State *L, int t, const char *name, lua_CFunction f) {
   if (lua_getfield(L, t, name) != LUA_TFUNCTION) luaL_error(L, "'%s' is no function", name);
   lua_pushcclosure(L, f, 1);
   lua_setfield(L, t, name);

@@ -61,9 +61,6 @@ int lh_loadpieces(lua_State *L, const char *buf, size_t len, const char *chunkna
 /// and checks for stops as it works; those that wrap the original (sort, os.date,
 /// collectgarbage) take it as their upvalue. [-0, +0]; raises on memory errors.
 void lh_setreplacements(lua_State *L, int G);
-/// t[name] = f as a C closure over the original t[name]. [-0, +0]; raises if that is no
-/// function.
-void lh_wrapfield(lua_State *L, int t, const char *name, lua_CFunction f);
 /// For such a wrapper: calls the original (below its nargs arguments) as lua_call does,
 /// but an error the original raises itself is raised again from the wrapper, as stock's
 /// function raised it ("bad argument #1 to 'date'", the script's position). Only for

@@ -93,6 +93,17 @@ final class LuaCore {
   /// not hold it fails (see ``thread()``). Call it before the state is shared.
   func confine() { isConfined = true }
 
+  /// Runs `body` with the collector stopped: for setting a state up (its libraries, the
+  /// sandbox's policy), where everything made stays alive and collecting meanwhile would
+  /// only traverse it. Restarting sets the collector's debt to zero, so the skipped steps
+  /// are not paid later either.
+  func withCollectorPaused<T>(_ body: () throws -> T) throws -> T {
+    let L = try LuaStack(self).L
+    lh_pausecollector(L, 1)
+    defer { lh_pausecollector(L, 0) }
+    return try body()
+  }
+
   /// Runs `body` holding ``lock``; the outermost one also carries out a close that was asked
   /// for meanwhile from inside the state's own code.
   /// - Throws: `body`'s error, or (`usage`) when waiting for the lock would deadlock (see

@@ -18,11 +18,7 @@ extension LuaState {
     if sandbox.capabilities.contains(.package) { libraries.insert(.package) }
     if sandbox.capabilities.contains(.debug) { libraries.insert(.debug) }
     try self.init(libraries: libraries)
-    // As for the libraries (see `init(libraries:)`): the policy's tables all stay alive.
-    let L = try LuaStack(core).L
-    lh_pausecollector(L, 1)
-    defer { lh_pausecollector(L, 0) }
-    try applySandbox(sandbox)
+    try core.withCollectorPaused { try applySandbox(sandbox) }
     memoryLimit = sandbox.memoryLimit
     timeout = sandbox.timeout
     instructionLimit = sandbox.instructionLimit

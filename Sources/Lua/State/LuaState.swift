@@ -36,12 +36,11 @@ public final class LuaState {
     self.core = core
     core.owner = self
     let stack = try LuaStack(core)
-    // Everything made here stays alive: collecting meanwhile would only traverse it.
-    lh_pausecollector(stack.L, 1)
-    defer { lh_pausecollector(stack.L, 0) }
     let mask = libraries.rawValue | (ignoresEnvironment ? UInt32(LH_OPEN_NOENV) : 0)
-    try stack.check(lh_openlibs(stack.L, mask))
-    if libraries.contains(.coroutine) { try stack.check(lh_trackcoroutines(stack.L)) }
+    try core.withCollectorPaused {
+      try stack.check(lh_openlibs(stack.L, mask))
+      if libraries.contains(.coroutine) { try stack.check(lh_trackcoroutines(stack.L)) }
+    }
     core.memoryLimit = memoryLimit
   }
 

@@ -113,9 +113,9 @@ extension ScriptedTree {
   /// and the state's lock held, and with `origin` as the view new timers belong to.
   func stepper(origin: View) -> (() -> Void) throws -> Void {
     let reference = WeakView(origin)
-    let owner = WeakReference(self)
+    let owner = WeakTree(tree: self)
     return { body in
-      guard let tree = owner.object else { return body() }
+      guard let tree = owner.tree else { return body() }
       try tree.callingLua {
         let outer = tree.currentOrigin
         tree.currentOrigin = reference.view
@@ -160,10 +160,4 @@ extension ScriptedTree {
       }
     }
   }
-}
-
-/// A view held weakly, to carry into a task (used under `View.treeLock` only).
-struct WeakView: @unchecked Sendable {
-  weak var view: View?
-  init(_ view: View?) { self.view = view }
 }

@@ -123,12 +123,6 @@ final class ScheduledTimer: @unchecked Sendable {
   init(tree: ScriptedTree) throws { charge = try Charged((), cost: Self.memoryCost, tree: tree) }
 }
 
-/// The tree, carried into its timer tasks: they reach its state only through `runAction`,
-/// which takes the state's lock.
-struct WeakTree: @unchecked Sendable {
-  weak var tree: ScriptedTree?
-}
-
 /// A function of the tree's state carried into its timer task; it is called only from a
 /// step, under the state's lock.
 struct UncheckedFunction: @unchecked Sendable {

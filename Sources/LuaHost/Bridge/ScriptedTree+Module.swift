@@ -112,11 +112,11 @@ extension ScriptedTree {
     default:
       throw LuaError(kind: .runtime, message: "\(name) must be a function, got \(handler.typeName)")
     }
-    let owner = WeakReference(self)
+    let owner = WeakTree(tree: self)
     if let component = components[view.kind], component.events.contains(name) {
       view.eventHandlers[name] = function.map { function in
         { view, values in
-          guard let tree = owner.object else { throw Self.goneError }
+          guard let tree = owner.tree else { throw Self.goneError }
           try tree.runAction(function, origin: view, passingOrigin: true) { _, _ in
             values.map(\.luaValue)
           }
@@ -137,14 +137,14 @@ extension ScriptedTree {
     case "on_tap":
       view.onTap = function.map { function in
         { view in
-          guard let tree = owner.object else { throw Self.goneError }
+          guard let tree = owner.tree else { throw Self.goneError }
           try tree.runAction(function, origin: view, passingOrigin: true)
         }
       }
     case "on_change":
       view.onChange = function.map { function in
         { view in
-          guard let tree = owner.object else { throw Self.goneError }
+          guard let tree = owner.tree else { throw Self.goneError }
           let text = view.value
           try tree.runAction(function, origin: view, passingOrigin: true) { _, _ in
             [.string(LuaString(text))]

@@ -7,11 +7,11 @@ extension ScriptedTree {
   /// `move`, `tap`, `set_value`, `dismiss`; and the settable handlers `on_tap`,
   /// `on_change`, `on_error`. Each one that touches the tree holds the tree lock.
   func registerViewType() throws {
-    let owner = WeakReference(self)
+    let owner = WeakTree(tree: self)
     try lua.register(View.self, name: "View") { type in
       func string(_ value: LuaValue) throws -> String { try String(luaValue: value) }
       func tree() throws -> ScriptedTree {
-        guard let tree = owner.object else { throw ScriptedTree.goneError }
+        guard let tree = owner.tree else { throw ScriptedTree.goneError }
         return tree
       }
       // Every entry point holds the tree lock and first checks that the view is within
