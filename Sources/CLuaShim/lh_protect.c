@@ -15,6 +15,16 @@ static void lh_finalize_pending(lua_State *L, lh_state *S) {
 
 void lh_pushmsgh(lua_State *L) { lua_pushcfunction(L, lh_msgh); }
 
+/* One call from Swift instead of four (gettop, checkstack, the handler, the function): the
+ * start of every typed call. */
+int lh_begincall(lua_State *L, int ref, int room) {
+  int base = lua_gettop(L);
+  if (!lua_checkstack(L, room)) return -1;
+  lua_pushcfunction(L, lh_msgh);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+  return base;
+}
+
 /* The protected call itself, with lh_msgh already below the function (pushed first by the
  * caller, so no lua_insert/lua_remove is needed on the fast path). */
 int lh_pcallh(lua_State *L, int nargs, int nresults) {

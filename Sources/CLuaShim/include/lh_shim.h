@@ -186,6 +186,10 @@ int lh_pcall(lua_State *L, int nargs, int nresults);
 int lh_pcallh(lua_State *L, int nargs, int nresults);
 /// Pushes the message handler lh_pcall uses (records frames; see lh_pcallh). [-0, +1]
 void lh_pushmsgh(lua_State *L);
+/// Makes room for `room` values, then pushes lh_pushmsgh's handler and the registry's
+/// value `ref` (the function to call with lh_pcallh). Returns the top before them, or -1
+/// (nothing pushed) when the stack cannot grow. [-0, +2]
+int lh_begincall(lua_State *L, int ref, int room);
 /// Loads a chunk (mode "t", "b" or "bt"), with the memory limit enforced, handing the
 /// source to the parser in pieces so that a stop reaches it. [-0, +1]. Never raises.
 int lh_load(lua_State *L, const char *buf, size_t len, const char *chunkname, const char *mode);

@@ -13,7 +13,7 @@ public struct LuaArguments {
   /// The number of arguments Lua passed (after `self`, for ``afterSelf(method:)``).
   public let count: Int
   /// The stack index just below position 1: 0, or 1 past a method's `self`.
-  let base: Int32
+  @usableFromInline let base: Int32
   /// The method named in conversion errors, as Lua's own methods name theirs.
   let method: String?
 
@@ -82,22 +82,38 @@ public struct LuaArguments {
 
   /// The integer at `position`; a float with an exact integer value also converts.
   /// - Throws: a `runtime` error "bad argument #n (…)" for any other value.
+  @inlinable  // an integer is read with two C calls and no Swift call
   public func integer(at position: Int) throws -> Int64 {
     if position >= 1, position <= count {
-      var isInteger: Int32 = 0
-      let value = lua_tointegerx(stack.L, index(position), &isInteger)
-      if isInteger != 0, lua_type(stack.L, index(position)) == LUA_TNUMBER { return value }
+      let index = base &+ Int32(truncatingIfNeeded: position)
+      // lua_isinteger is true for an integer only, never for a string that converts.
+      if lua_isinteger(stack.L, index) != 0 { return lua_tointegerx(stack.L, index, nil) }
     }
-    return try convert(at: position, to: Int64.self)
+    return try _integerConverting(at: position)
+  }
+
+  /// The integer at `position` when it is not an integer value (a float with an exact
+  /// integer value converts). Not API.
+  @usableFromInline
+  func _integerConverting(at position: Int) throws -> Int64 {
+    try convert(at: position, to: Int64.self)
   }
 
   /// The number at `position` (an integer converts to `Double`).
   /// - Throws: a `runtime` error "bad argument #n (…)" for a non-number.
+  @inlinable  // a number is read with two C calls and no Swift call
   public func number(at position: Int) throws -> Double {
-    if position >= 1, position <= count, lua_type(stack.L, index(position)) == LUA_TNUMBER {
-      return lua_tonumberx(stack.L, index(position), nil)
+    if position >= 1, position <= count {
+      let index = base &+ Int32(truncatingIfNeeded: position)
+      if lua_type(stack.L, index) == LUA_TNUMBER { return lua_tonumberx(stack.L, index, nil) }
     }
-    return try convert(at: position, to: Double.self)
+    return try _numberConverting(at: position)
+  }
+
+  /// The number at `position` when it is not a number (which fails). Not API.
+  @usableFromInline
+  func _numberConverting(at position: Int) throws -> Double {
+    try convert(at: position, to: Double.self)
   }
 
   /// The argument at `position` converted to `T` (a missing argument converts from `nil`).

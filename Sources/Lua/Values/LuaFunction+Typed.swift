@@ -13,26 +13,17 @@ extension LuaFunction {
   /// fits (no arguments, or `LuaValue` literals), that one is chosen; both behave the same.
   /// - Throws: ``LuaError`` raised by the function (with its traceback), a `conversion`
   ///   error when the result does not fit `Result`, or `usage` on a closed state.
-  @_disfavoredOverload
+  @inlinable @_disfavoredOverload  // specialised for the caller's types: no generic pushes or reads
   public func call<each Argument: LuaConvertible, Result: LuaConvertible>(
     _ arguments: repeat each Argument, returning type: Result.Type
   ) throws -> Result {
-    let stack = try LuaStack(reference.core)
-    let base = stack.top
     var count: Int32 = 0
     for _ in repeat each arguments { count += 1 }
-    try stack.reserve(Int(count) + 4)
-    defer { lua_settop(stack.L, base) }
-    // The message handler goes first, so the call needs no stack rotation (lh_pcallh).
-    lh_pushmsgh(stack.L)
-    try stack.push(reference)
+    let call = try _beginCall(arguments: count, results: 1)
+    defer { call._end() }
     // Scalars push themselves; other values are made in the state (see `_push`).
-    let pushes = LuaArguments(stack: stack, base: base, count: 0)
-    for argument in repeat each arguments { try argument._push(pushes) }
-    try stack.callAboveHandler(arguments: count, results: 1)
-    // The result sits above the handler, at base + 2, read in place as a conversion: a
-    // value that does not fit is a `conversion` error, as `init(luaValue:)` gives.
-    return try Result(luaValue: stack.value(at: base + 2))
+    for argument in repeat each arguments { try argument._push(call) }
+    return try call._finish(arguments: count, returning: Result.self)
   }
 }
 
@@ -48,34 +39,71 @@ extension LuaFunction {
   /// - Throws: ``LuaError`` raised by the function (with its traceback), a `conversion`
   ///   error naming the result (`result #2: …`) that does not fit, or `usage` on a closed
   ///   state.
-  @_disfavoredOverload
+  @inlinable @_disfavoredOverload  // specialised for the caller's types
   public func call<each Argument: LuaConvertible, each Result: LuaConvertible>(
     _ arguments: repeat each Argument, returning types: (repeat each Result).Type
   ) throws -> (repeat each Result) {
-    let stack = try LuaStack(reference.core)
-    let base = stack.top
     var count: Int32 = 0
     for _ in repeat each arguments { count += 1 }
     var wanted: Int32 = 0
     for _ in repeat (each Result).self { wanted += 1 }
-    // Room for the handler, the function and the arguments, then for the results.
-    try stack.reserve(Int(max(count, wanted)) + 4)
-    defer { lua_settop(stack.L, base) }
-    lh_pushmsgh(stack.L)
-    try stack.push(reference)
-    let pushes = LuaArguments(stack: stack, base: base, count: 0)
-    for argument in repeat each arguments { try argument._push(pushes) }
-    try stack.callAboveHandler(arguments: count, results: wanted)
-    // The results sit above the handler, at base + 2 …; Lua pads missing ones with nil.
-    var position: Int32 = 0
+    let call = try _beginCall(arguments: count, results: wanted)
+    defer { call._end() }
+    for argument in repeat each arguments { try argument._push(call) }
+    try call._run(arguments: count, results: wanted)
+    // Lua pads missing results with nil.
+    let results = call._results(wanted)
+    var position = 0
     func next<T: LuaConvertible>(_ type: T.Type) throws -> T {
       position += 1
       do {
-        return try T(luaValue: stack.value(at: base + 1 + position))
+        return try T._readValue(results, at: position)
       } catch let error as LuaError where error.kind == .conversion {
-        throw LuaError(conversion: "result #\(position): \(error.message)")
+        throw LuaError.result(position, error)
       }
     }
     return (repeat try next((each Result).self))
+  }
+
+  /// Starts a typed call: makes room, pushes the message handler and the function, and
+  /// returns the vehicle for the arguments' pushes. Not API. [-0, +2]
+  @usableFromInline
+  func _beginCall(arguments: Int32, results: Int32) throws -> LuaArguments {
+    // The stack is the reference's own state's, so the reference needs no state check.
+    let stack = try LuaStack(reference.core)
+    // Room for the handler, the function and the arguments, then for the results; the
+    // message handler goes first, so the call needs no stack rotation (lh_pcallh).
+    let room = max(arguments, results) + 4
+    let base = lh_begincall(stack.L, reference.ref, room)
+    if base < 0 { throw LuaError(usage: "stack overflow: cannot make room for \(room) Lua values") }
+    return LuaArguments(stack: stack, base: base, count: 0)
+  }
+}
+
+extension LuaArguments {
+  /// Runs a call begun by `LuaFunction._beginCall`, whose arguments are pushed. Not API.
+  /// [-(arguments+1), +results] On error, pops the function and arguments and throws.
+  @usableFromInline
+  func _run(arguments: Int32, results: Int32) throws {
+    try stack.callAboveHandler(arguments: arguments, results: results)
+  }
+
+  /// The first `count` results of a call begun by `LuaFunction._beginCall`: they sit above
+  /// its message handler. Not API.
+  @usableFromInline
+  func _results(_ count: Int32) -> LuaArguments {
+    LuaArguments(stack: stack, base: base + 1, count: count)
+  }
+
+  /// Ends a call begun by `LuaFunction._beginCall`: drops everything it left. Not API.
+  @usableFromInline
+  func _end() { lua_settop(stack.L, base) }
+}
+
+extension LuaError {
+  /// The conversion error of a typed call's result `position`. Not API.
+  @usableFromInline
+  static func result(_ position: Int, _ error: LuaError) -> LuaError {
+    LuaError(conversion: "result #\(position): \(error.message)")
   }
 }
