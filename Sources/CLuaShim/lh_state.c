@@ -10,10 +10,6 @@
 /* Each thread's extra space holds its lh_state pointer; bit 0 marks a coroutine whose hooks
  * Lua has switched off for good (see lh_markthread), bit 1 a task-driven coroutine (see
  * lh_async.c). lh_state is aligned, so the bits are free. */
-lh_state *lh_getstate(lua_State *L) {
-  return (lh_state *)(*(uintptr_t *)lua_getextraspace(L) & ~(uintptr_t)3);
-}
-
 void lh_markdriven(lua_State *L) { *(uintptr_t *)lua_getextraspace(L) |= 2; }
 
 int lh_threaddriven(lua_State *L) { return (int)(*(uintptr_t *)lua_getextraspace(L) >> 1 & 1); }

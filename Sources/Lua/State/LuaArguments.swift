@@ -15,8 +15,9 @@ public struct LuaArguments {
   /// The stack index just below position 1: 0, or 1 past a method's `self`.
   @usableFromInline let base: Int32
   /// The method named in conversion errors, as Lua's own methods name theirs.
-  let method: String?
+  @usableFromInline let method: String?
 
+  @inlinable  // so that the caller sees `method` is nil, and destroys nothing
   init(stack: LuaStack, count: Int32) {
     self.stack = stack
     self.count = Int(count)
@@ -26,6 +27,7 @@ public struct LuaArguments {
 
   /// The `count` values above stack index `base` (results of a call), or a vehicle for
   /// pushes (`count` 0).
+  @inlinable  // so that the caller sees `method` is nil, and destroys nothing
   init(stack: LuaStack, base: Int32, count: Int32) {
     self.stack = stack
     self.count = Int(count)
@@ -190,15 +192,22 @@ extension LuaState {
     return LuaFunction(stack.reference(at: -1))
   }
 
+  /// A Lua function whose body reads its arguments from the stack and pushes its results
+  /// itself, returning how many: one closure call fewer per call than
+  /// `_function(results:)`, for the fixed-arity typed functions. Not API.
+  @usableFromInline
+  func _function(stack body: @escaping (LuaStack, Int32) throws -> Int32) throws -> LuaFunction {
+    let stack = try LuaStack(core)
+    try stack.push(LuaCallback(core: core, body: body))
+    defer { stack.pop() }
+    return LuaFunction(stack.reference(at: -1))
+  }
+
   /// A Lua function whose body reads its arguments in place and pushes its results itself
   /// (with `LuaArguments.push`), returning how many. Not API.
   @usableFromInline
   func _function(results body: @escaping (LuaArguments) throws -> Int32) throws -> LuaFunction {
-    let stack = try LuaStack(core)
-    try stack.push(
-      LuaCallback(core: core) { stack, argc in try body(LuaArguments(stack: stack, count: argc)) })
-    defer { stack.pop() }
-    return LuaFunction(stack.reference(at: -1))
+    try _function(stack: { stack, argc in try body(LuaArguments(stack: stack, count: argc)) })
   }
 
   /// Sets the global `name` to a function that runs `body` (see the one-result

@@ -11,7 +11,8 @@ extension LuaState {
   public func function<A: LuaConvertible, Result: LuaConvertible>(
     _ body: @escaping (A) throws -> Result
   ) throws -> LuaFunction {
-    try _function(results: { arguments in
+    try _function(stack: { stack, count in
+      let arguments = LuaArguments(stack: stack, count: count)
       // One result needs no room check: Lua gives a C function LUA_MINSTACK free slots.
       try body(A._read(arguments, at: 1))._push(arguments)
       return 1
@@ -25,7 +26,8 @@ extension LuaState {
   public func function<A: LuaConvertible, B: LuaConvertible, Result: LuaConvertible>(
     _ body: @escaping (A, B) throws -> Result
   ) throws -> LuaFunction {
-    try _function(results: { arguments in
+    try _function(stack: { stack, count in
+      let arguments = LuaArguments(stack: stack, count: count)
       try body(A._read(arguments, at: 1), B._read(arguments, at: 2))._push(arguments)
       return 1
     })
@@ -40,7 +42,8 @@ extension LuaState {
   >(
     _ body: @escaping (A, B, C) throws -> Result
   ) throws -> LuaFunction {
-    try _function(results: { arguments in
+    try _function(stack: { stack, count in
+      let arguments = LuaArguments(stack: stack, count: count)
       try body(
         A._read(arguments, at: 1), B._read(arguments, at: 2), C._read(arguments, at: 3)
       )._push(arguments)

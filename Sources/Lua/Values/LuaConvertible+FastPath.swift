@@ -137,15 +137,15 @@ extension LuaArguments {
   func pushValue(_ value: LuaValue) throws { try stack.push(value) }
 
   /// Pushes an integer. Not API. [-0, +1]
-  @usableFromInline
+  @inlinable
   func pushInteger(_ value: Int64) { lua_pushinteger(stack.L, value) }
 
   /// Pushes a float. Not API. [-0, +1]
-  @usableFromInline
+  @inlinable
   func pushNumber(_ value: Double) { lua_pushnumber(stack.L, value) }
 
   /// Pushes a boolean. Not API. [-0, +1]
-  @usableFromInline
+  @inlinable
   func pushBoolean(_ value: Bool) { lua_pushboolean(stack.L, value ? 1 : 0) }
 
   /// Pushes a string, refusing one too big for the memory limit as `LuaValue` pushes do.

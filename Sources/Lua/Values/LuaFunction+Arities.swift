@@ -11,7 +11,7 @@ extension LuaFunction {
   public func call<A: LuaConvertible, Result: LuaConvertible>(
     _ a: A, returning type: Result.Type
   ) throws -> Result {
-    let call = try _beginCall(arguments: 1, results: 1)
+    let call = try LuaArguments(beginning: self, arguments: 1, results: 1)
     defer { call._end() }
     try a._push(call)
     return try call._finish(arguments: 1, returning: Result.self)
@@ -24,7 +24,7 @@ extension LuaFunction {
   public func call<A: LuaConvertible, B: LuaConvertible, Result: LuaConvertible>(
     _ a: A, _ b: B, returning type: Result.Type
   ) throws -> Result {
-    let call = try _beginCall(arguments: 2, results: 1)
+    let call = try LuaArguments(beginning: self, arguments: 2, results: 1)
     defer { call._end() }
     try a._push(call)
     try b._push(call)
@@ -38,7 +38,7 @@ extension LuaFunction {
   public func call<A: LuaConvertible, B: LuaConvertible, C: LuaConvertible, Result: LuaConvertible>(
     _ a: A, _ b: B, _ c: C, returning type: Result.Type
   ) throws -> Result {
-    let call = try _beginCall(arguments: 3, results: 1)
+    let call = try LuaArguments(beginning: self, arguments: 3, results: 1)
     defer { call._end() }
     try a._push(call)
     try b._push(call)

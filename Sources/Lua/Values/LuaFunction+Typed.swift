@@ -19,7 +19,7 @@ extension LuaFunction {
   ) throws -> Result {
     var count: Int32 = 0
     for _ in repeat each arguments { count += 1 }
-    let call = try _beginCall(arguments: count, results: 1)
+    let call = try LuaArguments(beginning: self, arguments: count, results: 1)
     defer { call._end() }
     // Scalars push themselves; other values are made in the state (see `_push`).
     for argument in repeat each arguments { try argument._push(call) }
@@ -47,7 +47,7 @@ extension LuaFunction {
     for _ in repeat each arguments { count += 1 }
     var wanted: Int32 = 0
     for _ in repeat (each Result).self { wanted += 1 }
-    let call = try _beginCall(arguments: count, results: wanted)
+    let call = try LuaArguments(beginning: self, arguments: count, results: wanted)
     defer { call._end() }
     for argument in repeat each arguments { try argument._push(call) }
     try call._run(arguments: count, results: wanted)
@@ -66,9 +66,9 @@ extension LuaFunction {
   }
 
   /// Starts a typed call: makes room, pushes the message handler and the function, and
-  /// returns the vehicle for the arguments' pushes. Not API. [-0, +2]
+  /// returns the stack and the top below them. Not API. [-0, +2]
   @usableFromInline
-  func _beginCall(arguments: Int32, results: Int32) throws -> LuaArguments {
+  func _beginCall(arguments: Int32, results: Int32) throws -> (LuaStack, Int32) {
     // The stack is the reference's own state's, so the reference needs no state check.
     let stack = try LuaStack(reference.core)
     // Room for the handler, the function and the arguments, then for the results; the
@@ -76,11 +76,20 @@ extension LuaFunction {
     let room = max(arguments, results) + 4
     let base = lh_begincall(stack.L, reference.ref, room)
     if base < 0 { throw LuaError(usage: "stack overflow: cannot make room for \(room) Lua values") }
-    return LuaArguments(stack: stack, base: base, count: 0)
+    return (stack, base)
   }
 }
 
 extension LuaArguments {
+  /// Begins a typed call of `function` (see `LuaFunction._beginCall`): the vehicle for its
+  /// arguments' pushes. Made inline, so that the caller knows it holds no method name.
+  /// Not API.
+  @inlinable
+  init(beginning function: LuaFunction, arguments: Int32, results: Int32) throws {
+    let (stack, base) = try function._beginCall(arguments: arguments, results: results)
+    self.init(stack: stack, base: base, count: 0)
+  }
+
   /// Runs a call begun by `LuaFunction._beginCall`, whose arguments are pushed. Not API.
   /// [-(arguments+1), +results] On error, pops the function and arguments and throws.
   @usableFromInline
@@ -90,13 +99,13 @@ extension LuaArguments {
 
   /// The first `count` results of a call begun by `LuaFunction._beginCall`: they sit above
   /// its message handler. Not API.
-  @usableFromInline
+  @inlinable
   func _results(_ count: Int32) -> LuaArguments {
     LuaArguments(stack: stack, base: base + 1, count: count)
   }
 
   /// Ends a call begun by `LuaFunction._beginCall`: drops everything it left. Not API.
-  @usableFromInline
+  @inlinable
   func _end() { lua_settop(stack.L, base) }
 }
 
