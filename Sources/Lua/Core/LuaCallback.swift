@@ -55,9 +55,7 @@ func luaSwiftDispatch(_ L: OpaquePointer?, _ box: UnsafeMutableRawPointer?) -> I
       defer { core.current = outer }
       let stack = LuaStack(L, core)
       do {
-        guard let gate = callback.gate else { return try callback.body(stack, stack.top) }
-        try gate.lockOrRefuse()
-        defer { gate.unlock() }
+        if callback.gate != nil { return try dispatchThroughGate(callback, stack) }
         return try callback.body(stack, stack.top)
       } catch {
         stack.pushError(error)
@@ -65,6 +63,16 @@ func luaSwiftDispatch(_ L: OpaquePointer?, _ box: UnsafeMutableRawPointer?) -> I
       }
     }
   }
+}
+
+/// A call of a callback that holds its gate (see ``LuaState/withCallbackGate(_:_:)``): out
+/// of line, so that the ungated call above stays small enough to be inlined.
+@inline(never)
+private func dispatchThroughGate(_ callback: LuaCallback, _ stack: LuaStack) throws -> Int32 {
+  guard let gate = callback.gate else { return try callback.body(stack, stack.top) }
+  try gate.lockOrRefuse()
+  defer { gate.unlock() }
+  return try callback.body(stack, stack.top)
 }
 
 /// Called from `__gc` of a box userdata: Lua no longer references the Swift object.
