@@ -86,9 +86,8 @@ int lh_dispatchboxed(lua_State *L) {
   return n;
 }
 
-void lh_pushswiftfunction(lua_State *L, void *box) {
-  /* The caller has made room for 3 slots (lua_checkstack), so nothing here but memory can raise,
-   * and the allocator does not fail while Swift is on the stack. */
+/* Pushes the userdata that holds a Swift closure's box, with its metatable. [-0, +1] */
+static void lh_pushcallbackbox(lua_State *L, void *box) {
   lh_newslot(L, box, &lh_callback_tag);
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lh_callback_mt_key) == LUA_TNIL) {
     lua_pop(L, 1);
@@ -101,7 +100,37 @@ void lh_pushswiftfunction(lua_State *L, void *box) {
     lua_rawsetp(L, LUA_REGISTRYINDEX, &lh_callback_mt_key);
   }
   lua_setmetatable(L, -2);
+}
+
+void lh_pushswiftfunction(lua_State *L, void *box) {
+  /* The caller has made room for 3 slots (lua_checkstack), so nothing here but memory can raise,
+   * and the allocator does not fail while Swift is on the stack. */
+  lh_pushcallbackbox(L, box);
   lua_pushcclosure(L, lh_trampoline, 1);
+}
+
+/* A userdata type's __index. Upvalue 2 is the type's member table: a method's name maps to
+ * its function, a property's to its slot (an integer). A method is returned from here,
+ * without entering Swift (its own call checks its receiver); any other key goes to the
+ * Swift __index (the box of upvalue 1) as (self, key, slot or nil). */
+static int lh_index_trampoline(lua_State *L) {
+  lua_settop(L, 2);
+  if (lua_type(L, 2) == LUA_TSTRING) {
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TFUNCTION) return 1;
+  } else {
+    lua_pushnil(L);
+  }
+  int n = lh_dispatchboxed(L);
+  if (n < 0) return lua_error(L);
+  return n;
+}
+
+void lh_pushindexfunction(lua_State *L, void *box) {
+  /* Room for 3 more slots, as lh_pushswiftfunction; the member table is at the top. */
+  lh_pushcallbackbox(L, box);
+  lua_insert(L, -2);
+  lua_pushcclosure(L, lh_index_trampoline, 2);
 }
 
 void lh_markobjectmetatable(lua_State *L, int idx) {

@@ -46,6 +46,28 @@ import Testing
     #expect(counter.n == 7)
   }
 
+  /// A userdata type's `__index` is a C closure over its member table (a method's name maps
+  /// to its function, a property's to its slot), which returns methods without entering
+  /// Swift. Trusted code can reach the table with `debug.getupvalue` and rewrite it: a slot
+  /// out of range, or of another type, reads as a missing field, never as a read past the
+  /// host's array of readers.
+  @Test func aRewrittenMemberTableReadsAsMissingFields() throws {
+    let results = try lua.run(
+      """
+      local index = debug.getmetatable(c).__index
+      local _, members = debug.getupvalue(index, 2)
+      local same = rawequal(c.bump, c.bump) and type(c.bump) == 'function'
+      local slot = members.n
+      members.n = 999; local far = c.n
+      members.n = -1; local negative = c.n
+      members.n = 'x'; local text = c.n
+      members.bump = 5; local bump = c.bump
+      members.n = slot
+      return same, far, negative, text, bump, c.n
+      """)
+    #expect(results == [true, .nil, .nil, .nil, .nil, 7])
+  }
+
   /// A Swift function's box is borrowed, not retained, for each call: a `__gc` called by
   /// hand while the call runs must not free it under the call (a use after free under
   /// AddressSanitizer), and one called between calls makes later calls fail with an error,

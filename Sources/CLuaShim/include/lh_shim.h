@@ -246,6 +246,11 @@ int lh_pconcat(lua_State *L, int n);            /* [-n, +1] */
 /// Pushes a C closure that calls lh_swift_dispatch(L, box) each time Lua calls it.
 /// `box` is released through lh_swift_release when Lua collects the closure. [-0, +1].
 void lh_pushswiftfunction(lua_State *L, void *box);
+/// Replaces the member table at the top with a userdata type's `__index`: a C closure that
+/// returns a method found in the table (name → function) itself and calls
+/// lh_swift_dispatch(L, box) for any other key, with (self, key, the key's value in the
+/// table or nil). [-1, +1]
+void lh_pushindexfunction(lua_State *L, void *box);
 /// Pushes a full userdata holding `box`, with the metatable at mtindex. [-0, +1].
 void lh_pushobject(lua_State *L, void *box, int mtindex);
 /// Makes the table at idx an object metatable: sets __gc to release the box. [-0,+0].

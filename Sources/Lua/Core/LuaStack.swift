@@ -128,6 +128,14 @@ struct LuaStack {
     lh_pushswiftfunction(L, retainBox(callback))
   }
 
+  /// Replaces the member table at the top with a userdata type's `__index`, which returns
+  /// the table's functions (methods) itself and runs `callback` for any other key, with
+  /// (self, key, the key's value in the table or nil); see `lh_pushindexfunction`. The
+  /// caller has made room for 3 values. [-1, +1]
+  func pushIndex(_ callback: LuaCallback) {
+    lh_pushindexfunction(L, retainBox(callback))
+  }
+
   // MARK: Protected operations
 
   /// Calls the function below `arguments` values and returns how many results it pushed.

@@ -32,38 +32,39 @@ extension LuaState {
     let setters = description.setters
     let fallbackGet = description.fallbackGet
     let fallbackSet = description.fallbackSet
-    // The member names, interned in a Lua table (name → slot): `__index` finds a member
-    // with one `lua_rawget` of the key as Lua holds it, making and hashing no Swift
-    // `String`. A property shadows a method of the same name, as before.
-    let members = memberSlots(readers: readers, methods: methods)
-    lua_createtable(stack.L, 0, Int32(members.names.count))
-    for (slot, member) in members.names.enumerated() {
-      stack.push(member)
+    // The member table, interned in Lua: a method's name maps to its function, a
+    // property's to its slot. `__index` is a C closure over it (lh_pushindexfunction): it
+    // returns a method itself, without entering Swift, and hands a property's slot to the
+    // Swift part below, so no read makes or hashes a Swift `String`. A property shadows a
+    // method of the same name, as before.
+    let properties = propertyReaders(readers)
+    // Room for the table, a key and a value, then for `pushIndex` (3) above the table.
+    try stack.reserve(5)
+    lua_createtable(stack.L, 0, Int32(properties.count + methods.count))
+    for (slot, property) in properties.enumerated() {
+      stack.push(property.name)
       lua_pushinteger(stack.L, lua_Integer(slot))
       lua_rawset(stack.L, -3)
     }
-    let names = stack.reference(at: -1)
-    stack.pop()
-    let slots = members.slots
-    // `__index` and `__newindex` read `self`, the key and the value in place: a property
-    // read or write builds no arrays, and makes no reference to the userdata.
-    try stack.push(
+    for (member, method) in methods where readers[member] == nil {
+      stack.push(member)
+      try stack.push(method.reference)
+      lua_rawset(stack.L, -3)
+    }
+    let reads = properties.map(\.read)
+    // `self`, the key and the value are read in place: a property read or write builds no
+    // arrays, and makes no reference to the userdata.
+    stack.pushIndex(
       LuaCallback(core: core) { stack, argc in
         let arguments = LuaArguments(stack: stack, count: argc)
         let object = try arguments.receiver(as: Object.self, typeName: name)
-        if argc >= 2, lua_type(stack.L, 2) == LUA_TSTRING {
-          // Room: Lua gives a C function LUA_MINSTACK free slots, and this uses three.
-          try stack.push(names)
-          lua_pushvalue(stack.L, 2)
-          _ = lua_rawget(stack.L, -2)
-          var found: Int32 = 0
-          let slot = Int(lua_tointegerx(stack.L, -1, &found))
-          lua_settop(stack.L, -3)
-          if found != 0 {
-            switch slots[slot] {
-            case .read(let read): try read(object, arguments)
-            case .method(let method): try stack.push(method.reference)
-            }
+        // lh_index_trampoline passes (self, key, the key's slot or nil).
+        if lua_type(stack.L, 3) == LUA_TNUMBER {
+          // Checked: trusted code can reach the table (debug.getupvalue) and change a slot.
+          let slot = Int(lua_tointegerx(stack.L, 3, nil))
+          if reads.indices.contains(slot) {
+            // Room: Lua gives a C function LUA_MINSTACK free slots, and a read pushes one.
+            try reads[slot](object, arguments)
             return 1
           }
         }
@@ -108,32 +109,19 @@ extension LuaState {
     }
   }
 
-  /// What `__index` finds under a member name: a property reader (of an object that
-  /// `__index` has checked is of the type) or a method. Not generic: `__index` runs
-  /// unspecialised, where a generic enum costs a metadata lookup per read.
-  enum MemberSlot {
-    case read((AnyObject, LuaArguments) throws -> Void)
-    case method(LuaFunction)
-  }
+  /// A property reader of an object that `__index` has checked is of the type. Not
+  /// generic: `__index` runs unspecialised, where a generic closure type costs a metadata
+  /// lookup per read.
+  typealias PropertyRead = (AnyObject, LuaArguments) throws -> Void
 
-  /// The members of a type in slots, properties first (they shadow methods of the same
-  /// name), with their names in slot order.
-  func memberSlots<Object: AnyObject>(
-    readers: [String: (Object, LuaArguments) throws -> Void], methods: [String: LuaFunction]
-  ) -> (names: [String], slots: [MemberSlot]) {
-    var names: [String] = []
-    var slots: [MemberSlot] = []
-    for (name, read) in readers {
-      names.append(name)
+  /// The readers of a type's properties, in slot order, with their names.
+  func propertyReaders<Object: AnyObject>(
+    _ readers: [String: (Object, LuaArguments) throws -> Void]
+  ) -> [(name: String, read: PropertyRead)] {
+    readers.map { name, read in
       // Only `__index` calls it, after `receiver(as:)` has checked the object's type.
-      slots.append(
-        .read { object, arguments in try read(unsafeDowncast(object, to: Object.self), arguments) })
+      (name, { object, arguments in try read(unsafeDowncast(object, to: Object.self), arguments) })
     }
-    for (name, method) in methods where readers[name] == nil {
-      names.append(name)
-      slots.append(.method(method))
-    }
-    return (names, slots)
   }
 
   static func unwrap<Object: AnyObject>(_ value: LuaValue?, as type: Object.Type, name: String)
