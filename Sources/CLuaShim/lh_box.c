@@ -115,7 +115,9 @@ void lh_pushswiftfunction(lua_State *L, void *box) {
  * Swift __index (the box of upvalue 1) as (self, key, slot or nil). */
 static int lh_index_trampoline(lua_State *L) {
   lua_settop(L, 2);
-  if (lua_type(L, 2) == LUA_TSTRING) {
+  /* The table's type is checked: trusted code can swap the upvalue (debug.setupvalue), and
+   * lua_rawget on another value would read it as a table. */
+  if (lua_type(L, 2) == LUA_TSTRING && lua_type(L, lua_upvalueindex(2)) == LUA_TTABLE) {
     lua_pushvalue(L, 2);
     if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TFUNCTION) return 1;
   } else {

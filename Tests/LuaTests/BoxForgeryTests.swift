@@ -61,11 +61,14 @@ import Testing
       members.n = 999; local far = c.n
       members.n = -1; local negative = c.n
       members.n = 'x'; local text = c.n
+      members.n = 0.5; local fraction = c.n
       members.bump = 5; local bump = c.bump
       members.n = slot
-      return same, far, negative, text, bump, c.n
+      local swapped = debug.setupvalue(index, 2, 42)
+      local afterSwap = c.n
+      return same, far, negative, text, fraction, bump, swapped, afterSwap
       """)
-    #expect(results == [true, .nil, .nil, .nil, .nil, 7])
+    #expect(results == [true, .nil, .nil, .nil, .nil, .nil, "", .nil])
   }
 
   /// A Swift function's box is borrowed, not retained, for each call: a `__gc` called by

@@ -59,7 +59,7 @@ extension LuaState {
         let arguments = LuaArguments(stack: stack, count: argc)
         let object = try arguments.receiver(as: Object.self, typeName: name)
         // lh_index_trampoline passes (self, key, the key's slot or nil).
-        if lua_type(stack.L, 3) == LUA_TNUMBER {
+        if lua_isinteger(stack.L, 3) != 0 {
           // Checked: trusted code can reach the table (debug.getupvalue) and change a slot.
           let slot = Int(lua_tointegerx(stack.L, 3, nil))
           if reads.indices.contains(slot) {
