@@ -48,6 +48,26 @@ private struct GoneOffline: RecoverableError, CustomStringConvertible {
     #expect(results == ["Try again,That sucks", "retried", 2, "retried", .nil, 3])
   }
 
+  /// A failed action's coroutine, and everything its stack held, is garbage as soon as the
+  /// tap returns to the script: it stayed referenced until Swift next entered the state,
+  /// so a script that caught a memory error in an action could not collect its way out.
+  @Test func aFailedActionsMemoryIsFreeWhenTheTapReturns() throws {
+    let results = try run(
+      """
+      local big = ui.root:add(ui.button{ id = 'big', on_tap = function()
+        local t = {}
+        for i = 1, 2000 do t[i] = string.rep('x', 1000) .. i end
+        error('boom', 0)
+      end })
+      collectgarbage() collectgarbage()
+      local before = collectgarbage('count')
+      big:tap()
+      collectgarbage() collectgarbage()
+      return collectgarbage('count') - before < 256
+      """)
+    #expect(results == [true])
+  }
+
   @Test func aUiErrorCarriesItsTitleMessageAndActions() throws {
     let results = try run(
       """

@@ -73,6 +73,36 @@ import Testing
     #expect(try lua.run("collectgarbage() return weak[1] == nil") == [true])
   }
 
+  /// A value Swift drops inside a call from Lua is freed as the call returns, before Lua
+  /// runs on: a script's own `collectgarbage` (or a memory error's emergency collection)
+  /// then finds it unreferenced. It waited for Swift's next entry into the state, so a
+  /// failed action's coroutine, with everything its stack held, stayed alive meanwhile.
+  @Test func aValueDroppedDuringACallIsFreedAsTheCallReturns() throws {
+    let box = Holder<LuaValue>()
+    try lua.register("keep") { values in
+      box.values = values
+      return []
+    }
+    try lua.register("drop") { _ in
+      box.values.removeAll()
+      return []
+    }
+    let results = try lua.run(
+      """
+      local weak = setmetatable({}, {__mode = 'v'})
+      local t = {probe = true}
+      weak[1] = t
+      keep(t)
+      t = nil
+      collectgarbage()
+      local keptAlive = weak[1] ~= nil
+      drop()
+      collectgarbage()
+      return keptAlive, weak[1] == nil, probes()
+      """)
+    #expect(results == [true, true, 0])
+  }
+
   @Test func droppingOneCopyElsewhereKeepsTheOthersWorking() throws {
     let table = try LuaTable(luaValue: lua.run("return {probe = true, name = 'kept'}")[0])
     let box = Holder<LuaTable>()

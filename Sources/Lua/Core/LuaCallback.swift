@@ -52,7 +52,13 @@ func luaSwiftDispatch(_ L: OpaquePointer?, _ box: UnsafeMutableRawPointer?) -> I
     Unmanaged.passUnretained(callback.core)._withUnsafeGuaranteedRef { core in
       let outer = core.current
       core.current = L
-      defer { core.current = outer }
+      defer {
+        // What Swift dropped during the call is freed before Lua runs on: a script's own
+        // `collectgarbage`, or the emergency collection of a memory error, would otherwise
+        // still find it held by the registry until Swift next entered the state.
+        core.releaseQueued(L)
+        core.current = outer
+      }
       let stack = LuaStack(L, core)
       do {
         if callback.gate != nil { return try dispatchThroughGate(callback, stack) }

@@ -215,6 +215,15 @@ final class LuaCore {
     hasReleases.store(true, ordering: .releasing)
   }
 
+  /// Frees the registry slots queued for release, if any, on `L`, the thread running
+  /// now: as a Swift closure returns to Lua, with its results (or its error) on the stack,
+  /// which this leaves as they are. [-0, +0]
+  @inline(__always)
+  func releaseQueued(_ L: OpaquePointer) {
+    // luaL_unref needs a slot; with none to spare, the next entry into the state frees them.
+    if hasReleases.load(ordering: .relaxed), lua_checkstack(L, 2) != 0 { drainReleases(L) }
+  }
+
   private func drainReleases(_ L: OpaquePointer) {
     let refs = releases.withLock { refs -> [Int32] in
       let taken = refs
