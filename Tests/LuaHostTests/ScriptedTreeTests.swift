@@ -191,6 +191,25 @@ extension ScriptedWindowSuite {
     #expect(results == ["dark", "light", "dark", "dark", .nil])
   }
 
+  /// A position out of range is named as the script gave it, counting from 1.
+  @Test func positionsOutOfRangeAreNamedAsGiven() throws {
+    let results = try run(
+      """
+      local a = ui.root:add(ui.stack{ id = 'a' })
+      local c = ui.stack{ id = 'c' }
+      local function message(...) return select(2, pcall(...)) end
+      return message(ui.root.add, ui.root, c, -1), message(ui.root.add, ui.root, c, 0),
+        message(ui.root.add, ui.root, c, 5), message(a.move, a, ui.root, math.mininteger),
+        ui.root:add(c, 2).id, #ui.root.children
+      """)
+    #expect(
+      results == [
+        "position -1 is out of range 1...2", "position 0 is out of range 1...2",
+        "position 5 is out of range 1...2",
+        "position -9223372036854775808 is out of range 1...1", "c", 2,
+      ])
+  }
+
   @Test func viewRemovedWhileItsActionRuns() throws {
     try run(
       """

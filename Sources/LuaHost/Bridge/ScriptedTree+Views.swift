@@ -146,25 +146,24 @@ extension ScriptedTree {
         lockedMethod { view, arguments in
           [try tree().value(view.find(string(arguments.first ?? .nil)))]
         })
-      /// The optional 1-based position argument at `index`, as a 0-based index. Any
-      /// integer is accepted here (the tree checks the range); one below 1 is out of range.
+      /// The optional 1-based position argument at `index`. Any integer is accepted here:
+      /// `place` checks the range, and names the position as the script gave it.
       func position(_ arguments: [LuaValue], _ index: Int) throws -> Int? {
         guard arguments.count > index, !arguments[index].isNil else { return nil }
-        let position = try Int(luaValue: arguments[index])
-        return position > 0 ? position - 1 : -1
+        return try Int(luaValue: arguments[index])
       }
       type.method(
         "add",
         lockedMethod { view, arguments in
           let child = try ScriptedTree.view(arguments.first, argument: "child")
-          try tree().place(child, in: view, at: position(arguments, 1))
+          try tree().place(child, in: view, atPosition: position(arguments, 1))
           return [arguments[0]]
         })
       type.method(
         "move",
         lockedMethod { view, arguments in
           let parent = try ScriptedTree.view(arguments.first, argument: "parent")
-          try tree().place(view, in: parent, at: position(arguments, 1))
+          try tree().place(view, in: parent, atPosition: position(arguments, 1))
           return []
         })
       type.method(

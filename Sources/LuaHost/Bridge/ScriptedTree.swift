@@ -194,22 +194,23 @@ public final class ScriptedTree {
     }
   }
 
-  /// Moves `child` under `parent` (at `index`, or last), after the checks every move from
-  /// Lua makes: `ui.root` stays put, both views are within reach, and neither may belong
-  /// to another state.
-  func place(_ child: View, in parent: View, at index: Int?) throws {
+  /// Moves `child` under `parent` (at the 1-based `position`, or last), after the checks
+  /// every move from Lua makes: `ui.root` stays put, both views are within reach, and
+  /// neither may belong to another state.
+  func place(_ child: View, in parent: View, atPosition position: Int?) throws {
     try checkReach(child)
     try checkReach(parent)
     try checkMovable(child, "move")
     try checkOwned(child, "move")
     try checkOwned(parent, "move into")
+    // Lua counts from 1: a position below 1 is out of range, named as the script gave it.
+    let index = position.map { $0 > 0 ? $0 - 1 : -1 }
     do {
       try child.move(to: parent, at: index)
     } catch let error {
-      // Lua counts from 1: say so in Lua's terms, not the tree's 0-based ones.
-      guard case .indexOutOfRange(_, let count) = error, let index else { throw error }
+      guard case .indexOutOfRange(_, let count) = error, let position else { throw error }
       throw LuaError(
-        kind: .runtime, message: "position \(index + 1) is out of range 1...\(count + 1)")
+        kind: .runtime, message: "position \(position) is out of range 1...\(count + 1)")
     }
   }
 

@@ -130,7 +130,7 @@ extension ScriptedTree {
       }
     }
     try View.treeLock.withLock {
-      for view in views { try place(view, in: boundary, at: nil) }
+      for view in views { try place(view, in: boundary, atPosition: nil) }
     }
   }
 }
