@@ -10,10 +10,11 @@ static const char lh_callback_mt_key = 0; /* metatable of Swift closure boxes */
 
 /* The block of a box userdata: the retained Swift box and a tag saying which kind of box it
  * is. Lua code cannot write the bytes of a userdata, so a script cannot forge the tag, even
- * with the debug library: a userdata given another's metatable (debug.setmetatable), a
- * closure's upvalue swapped (debug.setupvalue), or a __gc called by hand on another value
- * fails the check below instead of handing Swift a pointer that is no box. (A metatable
- * marker was forgeable that way, and cost a metatable read on every method call.) */
+ * with the debug library: a userdata given another's metatable (debug.setmetatable), or a
+ * __gc called by hand on another value, fails the check below instead of handing Swift a
+ * pointer that is no box. (A metatable marker was forgeable that way, and cost a metatable
+ * read on every method call.) A Swift closure's own upvalue is not checked on each call:
+ * see lh_dispatchboxed. */
 typedef struct {
   void *box;
   const char *tag;
