@@ -180,16 +180,12 @@ extension LuaState {
   /// API: the inlinable typed `function`s are built on it.
   @usableFromInline
   func _function(_ body: @escaping (LuaArguments) throws -> LuaValue) throws -> LuaFunction {
-    let stack = try LuaStack(core)
-    try stack.push(
-      LuaCallback(core: core) { stack, argc in
-        let result = try body(LuaArguments(stack: stack, count: argc))
-        try stack.reserve(1)
-        try stack.push(result)
-        return 1
-      })
-    defer { stack.pop() }
-    return LuaFunction(stack.reference(at: -1))
+    try _function(stack: { stack, argc in
+      let result = try body(LuaArguments(stack: stack, count: argc))
+      try stack.reserve(1)
+      try stack.push(result)
+      return 1
+    })
   }
 
   /// A Lua function whose body reads its arguments from the stack and pushes its results

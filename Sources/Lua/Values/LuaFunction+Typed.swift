@@ -73,8 +73,8 @@ extension LuaFunction {
     let stack = try LuaStack(reference.core)
     // Room for the handler, the function and the arguments, then for the results; the
     // message handler goes first, so the call needs no stack rotation (lh_pcallh).
-    let room = max(arguments, results) + 4
-    let base = lh_begincall(stack.L, reference.ref, room)
+    let room = Int(max(arguments, results)) + 4
+    let base = room <= Int(Int32.max) ? lh_begincall(stack.L, reference.ref, Int32(room)) : -1
     if base < 0 { throw LuaError(usage: "stack overflow: cannot make room for \(room) Lua values") }
     return (stack, base)
   }

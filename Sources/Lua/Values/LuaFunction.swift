@@ -18,10 +18,8 @@ public struct LuaFunction {
   /// - Throws: ``LuaError`` with the original error value and a traceback.
   @discardableResult
   public func call(arguments: [LuaValue]) throws -> [LuaValue] {
-    let stack = try LuaStack(reference.core)
-    let base = stack.top
+    let (stack, base) = try pushed(arguments)
     defer { lua_settop(stack.L, base) }
-    try push(arguments, on: stack)
     try stack.callAboveHandler(arguments: Int32(arguments.count), results: LUA_MULTRET)
     return (base + 2..<stack.top + 1).map { stack.value(at: $0) }
   }
@@ -48,21 +46,23 @@ public struct LuaFunction {
   public func call<R: LuaConvertible>(
     _ arguments: LuaValue..., returning type: R.Type
   ) throws -> R {
-    let stack = try LuaStack(reference.core)
-    let base = stack.top
+    let (stack, base) = try pushed(arguments)
     defer { lua_settop(stack.L, base) }
-    try push(arguments, on: stack)
     try stack.callAboveHandler(arguments: Int32(arguments.count), results: 1)
     return try R(luaValue: stack.value(at: base + 2))
   }
 
-  /// Pushes the message handler, the function and `arguments` (see `lh_pcallh`).
-  /// [-0, +(2+arguments)]
-  private func push(_ arguments: [LuaValue], on stack: LuaStack) throws {
-    try stack.reserve(arguments.count + 4)
-    lh_pushmsgh(stack.L)
-    try stack.push(reference)
-    for argument in arguments { try stack.push(argument) }
+  /// Pushes the message handler, the function and `arguments`, as a typed call begins
+  /// (`_beginCall`), and returns the stack and the top below them. [-0, +(2+arguments)]
+  private func pushed(_ arguments: [LuaValue]) throws -> (LuaStack, Int32) {
+    let (stack, base) = try _beginCall(arguments: Int32(clamping: arguments.count), results: 1)
+    do {
+      for argument in arguments { try stack.push(argument) }
+    } catch {
+      lua_settop(stack.L, base)
+      throw error
+    }
+    return (stack, base)
   }
 }
 
