@@ -79,10 +79,18 @@ int lh_dispatchboxed(lua_State *L) {
   }
   lh_state *S = lh_getstate(L);
   int enforce = S->enforce; /* Swift's allocations never fail: see lh_state.enforce */
+  lua_State *outer = S->current;
   S->enforce = 0;
-  slot->calls++; /* lh_swift_dispatch always returns: no Swift frame is ever unwound */
+  S->current = L; /* Swift code the closure runs uses the thread that called it */
+  slot->calls++;  /* lh_swift_dispatch always returns: no Swift frame is ever unwound */
   int n = lh_swift_dispatch(L, slot->box);
   slot->calls--;
+  /* What Swift dropped during the call is freed before Lua runs on: a script's own
+   * collectgarbage, or the emergency collection of a memory error, would otherwise still
+   * find it held by the registry until Swift next entered the state. Done here, not in
+   * Swift, so that the Swift entry stays one small frame. */
+  if (lh_has_releases(S)) lh_swift_drain(L);
+  S->current = outer;
   S->enforce = enforce;
   return n;
 }

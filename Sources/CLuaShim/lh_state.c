@@ -143,6 +143,8 @@ lua_State *lh_newstate(size_t limit) {
   }
   *(lh_state **)lua_getextraspace(L) = S; /* coroutines inherit a copy of this pointer */
   S->main = L;
+  S->current = L;
+  atomic_init(&S->releases, 0);
   atomic_init(&S->running, L);
   atomic_init(&S->stop, LH_STOP_NONE);
   S->budget = -1;

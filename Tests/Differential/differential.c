@@ -43,6 +43,7 @@ int lh_swift_dispatch(lua_State *L, void *box) {
   abort();
 }
 void lh_swift_release(lua_State *L, void *box) { (void)L, (void)box; }
+void lh_swift_drain(lua_State *L) { (void)L; }
 /* No warning sink is ever set here, so lh_warnf never calls it. */
 void lh_swift_warnline(void *sink, const char *line, size_t len) { (void)sink, (void)line, (void)len; }
 

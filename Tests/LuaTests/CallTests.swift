@@ -164,6 +164,32 @@ final class DeinitCounter {
       """)
     #expect(results == [4, 20])
   }
+
+  /// Swift code that a coroutine's call reached uses that coroutine's thread when it enters
+  /// the state again, and the main thread once the call has returned (the trampoline makes
+  /// the caller's thread current for the call).
+  @Test(arguments: ["", "__index"])
+  func swiftCalledFromACoroutineRunsLuaOnThatCoroutine(through metamethod: String) throws {
+    try lua.register(
+      "isMain",
+      arguments: { (arguments: LuaArguments) -> Bool in
+        try arguments.state.run("return select(2, coroutine.running())") == [true]
+      })
+    let call = metamethod.isEmpty ? "isMain()" : "setmetatable({}, {__index = isMain}).x"
+    let results = try lua.run(
+      """
+      local outer = \(call)
+      suspended = coroutine.create(function()
+        coroutine.yield(\(call), coroutine.wrap(function() return \(call) end)())
+      end)
+      local _, inCoroutine, inNested = coroutine.resume(suspended)
+      return outer, inCoroutine, inNested
+      """)
+    #expect(results == [true, false, false])
+    // The coroutine is suspended, not running: Swift enters on the main thread again.
+    #expect(try lua.run("return select(2, coroutine.running())") == [true])
+    #expect(try lua.run("return coroutine.status(suspended), \(call)") == ["suspended", true])
+  }
 }
 
 extension LuaValue {

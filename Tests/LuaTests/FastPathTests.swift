@@ -51,6 +51,44 @@ import Testing
     #expect(lua.stackTop == 0)
   }
 
+  /// The arguments of a call are counted only when asked (`LuaArguments(uncounted:)`):
+  /// the count, reads past it, and reads past the positions read without a count must all
+  /// be what the stack holds, with trailing nils counted as Lua counts them.
+  @Test(arguments: [0, 1, 2, 15, 16, 17, 20, 40])
+  func argumentsCountedWhenAskedMatchTheStack(count: Int) throws {
+    try lua.register(
+      "probe",
+      arguments: { (arguments: LuaArguments) -> String in
+        var seen: [String] = []
+        for position in 1...(count + 2) {
+          let value = arguments[position]
+          let read = (try? arguments.integer(at: position)).map { "\($0)" } ?? "-"
+          seen.append(value.isNil ? "nil/\(read)" : "\(value)/\(read)")
+        }
+        return "\(arguments.count) " + seen.joined(separator: " ")
+      })
+    let values = (0..<count).map { $0 == count - 1 ? "nil" : "\($0 + 1)" }
+    let expected =
+      "\(count) "
+      + ((0..<count).map { $0 == count - 1 ? "nil/-" : "\($0 + 1)/\($0 + 1)" } + ["nil/-", "nil/-"])
+      .joined(separator: " ")
+    #expect(
+      try lua.run("return probe(\(values.joined(separator: ", ")))") == [
+        .string(LuaString(expected))
+      ])
+    // A method's arguments after `self` count one fewer.
+    try lua.register(
+      "method",
+      arguments: { (arguments: LuaArguments) -> Int in
+        arguments.afterSelf(method: "m").count
+      })
+    #expect(
+      try lua.run("return method(\(values.joined(separator: ", ")))") == [
+        .integer(Int64(max(count - 1, 0)))
+      ])
+    #expect(lua.stackTop == 0)
+  }
+
   @Test func typedClosuresKeepTheirErrors() throws {
     try lua.register("twice") { (x: Int) in x * 2 }
     #expect(try lua.run("return twice(21)") == [42])

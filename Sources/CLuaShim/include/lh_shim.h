@@ -81,7 +81,27 @@ typedef struct lh_state {
   void *warn_sink;     /* where whole warning lines go (lh_setwarnsink), or NULL: stderr */
   char *warn_buf;      /* the warning line being assembled for the sink (malloc'd) */
   size_t warn_len;
+  /* The thread Swift code uses now: the main thread, or the thread whose call reached a
+   * Swift closure, which lh_dispatchboxed makes current for the call. Owner's thread only. */
+  lua_State *current;
+  /* Registry slots that Swift dropped wait to be freed (lh_swift_drain): set from any
+   * thread (lh_mark_releases), read and cleared on the owner's. */
+  atomic_int releases;
 } lh_state;
+
+/// Says that registry slots wait to be freed. Any thread; the caller queued them first.
+static inline void lh_mark_releases(lh_state *S) {
+  atomic_store_explicit(&S->releases, 1, memory_order_release);
+}
+/// Whether registry slots wait to be freed (the owner's thread).
+static inline int lh_has_releases(lh_state *S) {
+  return atomic_load_explicit(&S->releases, memory_order_relaxed);
+}
+/// Forgets the mark, before the owner takes the queued slots: a slot queued after the take
+/// marks again.
+static inline void lh_clear_releases(lh_state *S) {
+  atomic_store_explicit(&S->releases, 0, memory_order_relaxed);
+}
 
 /// Why running code was stopped. The error value raised is a light userdata pointing at
 /// lh_stop_markers[reason], so the host can tell a stop from any script error.
@@ -283,5 +303,8 @@ lua_State *lh_newdriven(lua_State *L);
 extern int lh_swift_dispatch(lua_State *L, void *box);
 /// Releases a box retained for Lua, owned by the state of L.
 extern void lh_swift_release(lua_State *L, void *box);
+/// Frees, on L, the registry slots that Swift dropped (lh_has_releases), as a Swift
+/// closure returns to Lua, with its results or error on the stack, which it leaves. [-0, +0]
+extern void lh_swift_drain(lua_State *L);
 
 #endif

@@ -13,8 +13,8 @@ extension LuaStack {
   func push(asyncStarting start: @escaping (LuaArguments) throws -> LuaAsyncOperation) throws {
     try reserve(4)
     // Unowned: Lua holds this closure, and the state holds Lua (a cycle otherwise).
-    let callback = LuaCallback(core: core) { [unowned core] stack, argc in
-      core.pendingOperation = try start(LuaArguments(stack: stack, count: argc))
+    let callback = LuaCallback(core: core) { [unowned core] stack in
+      core.pendingOperation = try start(LuaArguments(uncounted: stack))
       return 0
     }
     lh_pushswiftasyncfunction(L, retainBox(callback))

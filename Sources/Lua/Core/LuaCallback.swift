@@ -3,11 +3,12 @@ import CLuaShim
 
 /// A Swift closure that Lua can call, retained by the Lua closure that wraps it.
 ///
-/// `body` reads its arguments from the stack (1…argc), pushes its results and returns
-/// how many; it throws instead of raising. `lh_swift_dispatch` turns a throw into an
-/// error value that the C trampoline raises after this frame is gone.
+/// `body` reads its arguments from the stack (1…top: a body that needs the count reads the
+/// top itself), pushes its results and returns how many; it throws instead of raising.
+/// `lh_swift_dispatch` turns a throw into an error value that the C trampoline raises after
+/// this frame is gone.
 final class LuaCallback {
-  typealias Body = (LuaStack, Int32) throws -> Int32
+  typealias Body = (LuaStack) throws -> Int32
   unowned(unsafe) let core: LuaCore
   let body: Body
   /// A lock every call of this closure holds (see ``LuaState/withCallbackGate(_:_:)``).
@@ -21,7 +22,8 @@ final class LuaCallback {
 
   /// Wraps a closure over `[LuaValue]`.
   convenience init(core: LuaCore, values: @escaping ([LuaValue]) throws -> [LuaValue]) {
-    self.init(core: core) { stack, argc in
+    self.init(core: core) { stack in
+      let argc = stack.top
       var arguments: [LuaValue] = []
       arguments.reserveCapacity(Int(argc))
       if argc > 0 { for i in 1...argc { arguments.append(stack.value(at: i)) } }
@@ -41,44 +43,42 @@ extension LuaStack {
 }
 
 /// Called by the C trampoline (`lh_trampoline`) each time Lua calls a Swift closure.
-/// Catches everything: a Swift error becomes an error value on the stack and -1.
+/// Catches everything: a Swift error becomes an error value on the stack and -1. The
+/// trampoline makes `L` the state's current thread for the call, and frees what Swift
+/// dropped meanwhile as the call returns (`lh_dispatchboxed`), so this stays one frame.
 @_cdecl("lh_swift_dispatch")
 func luaSwiftDispatch(_ L: OpaquePointer?, _ box: UnsafeMutableRawPointer?) -> Int32 {
   guard let L, let box else { return 0 }
-  // Borrowed, not retained (a retain and a release fewer per call, for the callback and
-  // for its core): the Lua closure being called holds the box as its upvalue until it
-  // returns, and the core outlives every call into it.
+  // Borrowed, not retained (a retain and a release fewer per call): the Lua closure being
+  // called holds the box as its upvalue until it returns.
   return Unmanaged<LuaCallback>.fromOpaque(box)._withUnsafeGuaranteedRef { callback in
-    Unmanaged.passUnretained(callback.core)._withUnsafeGuaranteedRef { core in
-      let outer = core.current
-      core.current = L
-      defer {
-        // What Swift dropped during the call is freed before Lua runs on: a script's own
-        // `collectgarbage`, or the emergency collection of a memory error, would otherwise
-        // still find it held by the registry until Swift next entered the state.
-        core.releaseQueued(L)
-        core.current = outer
-      }
-      let stack = LuaStack(L, core)
-      do {
-        if callback.gate != nil { return try dispatchThroughGate(callback, stack) }
-        return try callback.body(stack, stack.top)
-      } catch {
-        stack.pushError(error)
-        return -1
-      }
+    let stack = LuaStack(L, borrowing: callback)
+    do {
+      if callback.gate != nil { return try dispatchThroughGate(callback, stack) }
+      return try callback.body(stack)
+    } catch {
+      stack.pushError(error)
+      return -1
     }
   }
+}
+
+/// Called by the C trampoline as a Swift closure returns to Lua, when Swift dropped
+/// registry references during the call (see ``LuaCore/releaseQueued(_:)``).
+@_cdecl("lh_swift_drain")
+func luaSwiftDrain(_ L: OpaquePointer?) {
+  guard let L, let owner = lh_getstate(L).pointee.owner else { return }
+  Unmanaged<LuaCore>.fromOpaque(owner)._withUnsafeGuaranteedRef { $0.releaseQueued(L) }
 }
 
 /// A call of a callback that holds its gate (see ``LuaState/withCallbackGate(_:_:)``): out
 /// of line, so that the ungated call above stays small enough to be inlined.
 @inline(never)
 private func dispatchThroughGate(_ callback: LuaCallback, _ stack: LuaStack) throws -> Int32 {
-  guard let gate = callback.gate else { return try callback.body(stack, stack.top) }
+  guard let gate = callback.gate else { return try callback.body(stack) }
   try gate.lockOrRefuse()
   defer { gate.unlock() }
-  return try callback.body(stack, stack.top)
+  return try callback.body(stack)
 }
 
 /// Called from `__gc` of a box userdata: Lua no longer references the Swift object.

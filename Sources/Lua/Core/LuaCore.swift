@@ -16,8 +16,13 @@ import Synchronization
 final class LuaCore {
   /// The main thread; nil once closed.
   private(set) var main: OpaquePointer?
-  /// The thread Swift code must use for stack operations.
-  var current: OpaquePointer?
+  /// The state's C data, kept (`lh_state_retain`) as long as this core: references dropped
+  /// on other threads mark it (``release(_:)``) even after the state closed.
+  let shared: UnsafeMutablePointer<lh_state>
+  /// The thread Swift code must use for stack operations: the main thread, or the thread
+  /// whose call reached a Swift closure (set by `lh_dispatchboxed` for the call); nil once
+  /// closed.
+  var current: OpaquePointer? { main == nil ? nil : shared.pointee.current }
   /// Metatables of Swift classes exposed as userdata, as registry references.
   var objectMetatables: [ObjectIdentifier: Int32] = [:]
   /// Registry reference of the weak-valued table that maps object addresses to userdata.
@@ -75,19 +80,22 @@ final class LuaCore {
   private var closeRequested = false
 
   private let releases = LockedValue<[Int32]>([])
-  private let hasReleases = Atomic<Bool>(false)
 
   /// Creates a state; nil when even that allocation fails.
   init?(memoryLimit: Int?) {
     let limit = memoryLimit.map { size_t(max($0, 0)) } ?? size_t.max
     guard let L = lh_newstate(limit) else { return nil }
     main = L
-    current = L
-    stopTarget = StopTarget(lh_getstate(L))
-    lh_getstate(L).pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+    shared = lh_getstate(L)
+    lh_state_retain(shared)
+    stopTarget = StopTarget(shared)
+    shared.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
   }
 
-  deinit { close() }
+  deinit {
+    close()
+    lh_state_release(shared)
+  }
 
   /// From now on every use of the state must hold ``lock``: a use from a thread that does
   /// not hold it fails (see ``thread()``). Call it before the state is shared.
@@ -146,7 +154,6 @@ final class LuaCore {
   private func closeNow(_ L: OpaquePointer) {
     closeRequested = false
     main = nil
-    current = nil
     finalizeDeferred(L)
     stopTarget.invalidate()  // and disarms it
     lh_close(L)
@@ -193,7 +200,7 @@ final class LuaCore {
       closeIfRequested()
       if main == nil { throw LuaError(usage: "the Lua state is closed") }
     }
-    if hasReleases.load(ordering: .relaxed) { drainReleases(L) }
+    if lh_has_releases(shared) != 0 { drainReleases(L) }
     return L
   }
 
@@ -212,25 +219,25 @@ final class LuaCore {
   /// Queues a registry slot for release; callable from any thread.
   func release(_ ref: Int32) {
     releases.withLock { $0.append(ref) }
-    hasReleases.store(true, ordering: .releasing)
+    lh_mark_releases(shared)
   }
 
-  /// Frees the registry slots queued for release, if any, on `L`, the thread running
-  /// now: as a Swift closure returns to Lua, with its results (or its error) on the stack,
-  /// which this leaves as they are. [-0, +0]
-  @inline(__always)
+  /// Frees the registry slots queued for release on `L`, the thread running now: as a
+  /// Swift closure returns to Lua (`lh_swift_drain`, when `lh_has_releases`), with its
+  /// results (or its error) on the stack, which this leaves as they are. [-0, +0]
   func releaseQueued(_ L: OpaquePointer) {
     // luaL_unref needs a slot; with none to spare, the next entry into the state frees them.
-    if hasReleases.load(ordering: .relaxed), lua_checkstack(L, 2) != 0 { drainReleases(L) }
+    if lua_checkstack(L, 2) != 0 { drainReleases(L) }
   }
 
   private func drainReleases(_ L: OpaquePointer) {
+    // The mark goes first: a slot queued after the take below marks the state again.
+    lh_clear_releases(shared)
     let refs = releases.withLock { refs -> [Int32] in
       let taken = refs
       refs.removeAll(keepingCapacity: true)
       return taken
     }
-    hasReleases.store(false, ordering: .relaxed)
     for ref in refs { luaL_unref(L, registryIndex, ref) }
   }
 

@@ -88,7 +88,7 @@ extension LuaStack {
     setField("__name")
     push(name)
     setField("__metatable")
-    let tostring = LuaCallback(core: core) { stack, _ in
+    let tostring = LuaCallback(core: core) { stack in
       let held = stack.object(at: 1)
       if let box = held as? SwiftErrorBox {
         stack.push(String(describing: box.error))

@@ -21,6 +21,13 @@ struct LuaStack {
     self.core = copy core
   }
 
+  /// The stack of a call from Lua to `callback`, with its core, copied as the unretained
+  /// reference it is (no retain and release on every call).
+  init(_ L: OpaquePointer, borrowing callback: LuaCallback) {
+    self.L = L
+    core = callback.core
+  }
+
   /// The stack of the state's running thread. Throws when the state is closed.
   init(_ core: borrowing LuaCore) throws {
     self.init(try core.thread(), core)

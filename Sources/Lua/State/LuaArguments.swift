@@ -10,19 +10,53 @@ import CLua
 /// ```
 public struct LuaArguments {
   @usableFromInline let stack: LuaStack
-  /// The number of arguments Lua passed (after `self`, for ``afterSelf(method:)``).
-  public let count: Int
+  /// The number of arguments, or -1 where it is read from the stack only when asked
+  /// (``init(uncounted:)``).
+  @usableFromInline let knownCount: Int
   /// The stack index just below position 1: 0, or 1 past a method's `self`.
   @usableFromInline let base: Int32
   /// The method named in conversion errors, as Lua's own methods name theirs.
   @usableFromInline let method: String?
 
+  /// The number of arguments Lua passed (after `self`, for ``afterSelf(method:)``).
+  @inlinable
+  public var count: Int {
+    knownCount >= 0 ? knownCount : max(Int(lua_gettop(stack.L) &- base), 0)
+  }
+
   @inlinable  // so that the caller sees `method` is nil, and destroys nothing
   init(stack: LuaStack, count: Int32) {
     self.stack = stack
-    self.count = Int(count)
+    knownCount = Int(count)
     base = 0
     method = nil
+  }
+
+  /// The arguments of the running call from Lua, counted only when asked (``count``), so
+  /// that a call whose reads need no count spends no `lua_gettop` on it. Valid while the
+  /// stack holds the call's arguments and nothing above them, as it does until the call
+  /// pushes its results.
+  @inlinable  // so that the caller sees `method` is nil, and destroys nothing
+  init(uncounted stack: LuaStack) {
+    self.stack = stack
+    knownCount = -1
+    base = 0
+    method = nil
+  }
+
+  /// The positions a read of arguments not counted may hand to Lua without counting them:
+  /// each is an acceptable index, as Lua gives a C function `LUA_MINSTACK` (20) slots and
+  /// `base` is at most 1, and one past the last argument is above the stack's top, which
+  /// Lua reads as no value, as a read past ``count`` does.
+  @usableFromInline static let uncountedReach = 16
+
+  /// Whether `position` may be read on the stack directly: it is within the count, or,
+  /// for arguments not counted, within ``uncountedReach`` (further, they are counted).
+  @inlinable
+  func mayRead(_ position: Int) -> Bool {
+    guard position >= 1 else { return false }
+    if knownCount >= 0 { return position <= knownCount }
+    return position <= Self.uncountedReach || position <= count
   }
 
   /// The `count` values above stack index `base` (results of a call), or a vehicle for
@@ -30,7 +64,7 @@ public struct LuaArguments {
   @inlinable  // so that the caller sees `method` is nil, and destroys nothing
   init(stack: LuaStack, base: Int32, count: Int32) {
     self.stack = stack
-    self.count = Int(count)
+    knownCount = Int(count)
     self.base = base
     method = nil
   }
@@ -55,7 +89,7 @@ public struct LuaArguments {
 
   private init(_ arguments: LuaArguments, droppingFirst method: String) {
     stack = arguments.stack
-    count = max(arguments.count - 1, 0)
+    knownCount = max(arguments.count - 1, 0)
     base = arguments.base + 1
     self.method = method
   }
@@ -65,14 +99,14 @@ public struct LuaArguments {
 
   /// The argument at `position` (1-based), or `nil` past the end.
   public subscript(position: Int) -> LuaValue {
-    guard position >= 1, position <= count else { return .nil }
+    guard mayRead(position) else { return .nil }
     return stack.value(at: index(position))
   }
 
   /// The Swift object of type `T` that the userdata at `position` holds, read in place
   /// (no reference to the userdata is made); nil for anything else.
   public func object<T: AnyObject>(at position: Int, as type: T.Type = T.self) -> T? {
-    guard position >= 1, position <= count, let object = stack.object(at: index(position))
+    guard mayRead(position), let object = stack.object(at: index(position))
     else { return nil }
     // The common case, an object of exactly `T`, needs no dynamic cast (about 200
     // instructions on every method call and property read); a subclass takes the cast.
@@ -86,7 +120,7 @@ public struct LuaArguments {
   /// - Throws: a `runtime` error "bad argument #n (…)" for any other value.
   @inlinable  // an integer is read with two C calls and no Swift call
   public func integer(at position: Int) throws -> Int64 {
-    if position >= 1, position <= count {
+    if mayRead(position) {
       let index = base &+ Int32(truncatingIfNeeded: position)
       // lua_isinteger is true for an integer only, never for a string that converts.
       if lua_isinteger(stack.L, index) != 0 { return lua_tointegerx(stack.L, index, nil) }
@@ -105,7 +139,7 @@ public struct LuaArguments {
   /// - Throws: a `runtime` error "bad argument #n (…)" for a non-number.
   @inlinable  // a number is read with two C calls and no Swift call
   public func number(at position: Int) throws -> Double {
-    if position >= 1, position <= count {
+    if mayRead(position) {
       let index = base &+ Int32(truncatingIfNeeded: position)
       if lua_type(stack.L, index) == LUA_TNUMBER { return lua_tonumberx(stack.L, index, nil) }
     }
@@ -180,8 +214,8 @@ extension LuaState {
   /// API: the inlinable typed `function`s are built on it.
   @usableFromInline
   func _function(_ body: @escaping (LuaArguments) throws -> LuaValue) throws -> LuaFunction {
-    try _function(stack: { stack, argc in
-      let result = try body(LuaArguments(stack: stack, count: argc))
+    try _function(stack: { stack in
+      let result = try body(LuaArguments(uncounted: stack))
       try stack.reserve(1)
       try stack.push(result)
       return 1
@@ -192,7 +226,7 @@ extension LuaState {
   /// itself, returning how many: one closure call fewer per call than
   /// `_function(results:)`, for the fixed-arity typed functions. Not API.
   @usableFromInline
-  func _function(stack body: @escaping (LuaStack, Int32) throws -> Int32) throws -> LuaFunction {
+  func _function(stack body: @escaping (LuaStack) throws -> Int32) throws -> LuaFunction {
     let stack = try LuaStack(core)
     try stack.push(LuaCallback(core: core, body: body))
     defer { stack.pop() }
@@ -203,7 +237,7 @@ extension LuaState {
   /// (with `LuaArguments.push`), returning how many. Not API.
   @usableFromInline
   func _function(results body: @escaping (LuaArguments) throws -> Int32) throws -> LuaFunction {
-    try _function(stack: { stack, argc in try body(LuaArguments(stack: stack, count: argc)) })
+    try _function(stack: { stack in try body(LuaArguments(uncounted: stack)) })
   }
 
   /// Sets the global `name` to a function that runs `body` (see the one-result

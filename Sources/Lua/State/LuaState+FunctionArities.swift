@@ -11,8 +11,8 @@ extension LuaState {
   public func function<A: LuaConvertible, Result: LuaConvertible>(
     _ body: @escaping (A) throws -> Result
   ) throws -> LuaFunction {
-    try _function(stack: { stack, count in
-      let arguments = LuaArguments(stack: stack, count: count)
+    try _function(stack: { stack in
+      let arguments = LuaArguments(uncounted: stack)
       // One result needs no room check: Lua gives a C function LUA_MINSTACK free slots.
       try body(A._read(arguments, at: 1))._push(arguments)
       return 1
@@ -26,8 +26,8 @@ extension LuaState {
   public func function<A: LuaConvertible, B: LuaConvertible, Result: LuaConvertible>(
     _ body: @escaping (A, B) throws -> Result
   ) throws -> LuaFunction {
-    try _function(stack: { stack, count in
-      let arguments = LuaArguments(stack: stack, count: count)
+    try _function(stack: { stack in
+      let arguments = LuaArguments(uncounted: stack)
       try body(A._read(arguments, at: 1), B._read(arguments, at: 2))._push(arguments)
       return 1
     })
@@ -42,8 +42,8 @@ extension LuaState {
   >(
     _ body: @escaping (A, B, C) throws -> Result
   ) throws -> LuaFunction {
-    try _function(stack: { stack, count in
-      let arguments = LuaArguments(stack: stack, count: count)
+    try _function(stack: { stack in
+      let arguments = LuaArguments(uncounted: stack)
       try body(
         A._read(arguments, at: 1), B._read(arguments, at: 2), C._read(arguments, at: 3)
       )._push(arguments)

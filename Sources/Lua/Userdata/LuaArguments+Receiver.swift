@@ -22,7 +22,7 @@ extension LuaArguments {
   /// valid UTF-8; short names are copied into the `String` without a heap allocation.
   @usableFromInline
   func text(at position: Int) -> String? {
-    guard position >= 1, position <= count, lua_type(stack.L, index(position)) == LUA_TSTRING
+    guard mayRead(position), lua_type(stack.L, index(position)) == LUA_TSTRING
     else { return nil }
     var length = 0
     guard let chars = lua_tolstring(stack.L, index(position), &length) else { return nil }

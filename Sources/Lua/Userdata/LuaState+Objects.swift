@@ -55,10 +55,10 @@ extension LuaState {
     // `self`, the key and the value are read in place: a property read or write builds no
     // arrays, and makes no reference to the userdata.
     stack.pushIndex(
-      LuaCallback(core: core) { stack, argc in
-        let arguments = LuaArguments(stack: stack, count: argc)
+      LuaCallback(core: core) { stack in
+        // lh_index_trampoline passes exactly (self, key, the key's slot or nil).
+        let arguments = LuaArguments(stack: stack, count: 3)
         let object = try arguments.receiver(as: Object.self, typeName: name)
-        // lh_index_trampoline passes (self, key, the key's slot or nil).
         if lua_isinteger(stack.L, 3) != 0 {
           // Checked: trusted code can reach the table (debug.getupvalue) and change a slot.
           let slot = Int(lua_tointegerx(stack.L, 3, nil))
@@ -73,8 +73,8 @@ extension LuaState {
       })
     stack.setField("__index")
     try stack.push(
-      LuaCallback(core: core) { stack, argc in
-        let arguments = LuaArguments(stack: stack, count: argc)
+      LuaCallback(core: core) { stack in
+        let arguments = LuaArguments(uncounted: stack)
         let object = try arguments.receiver(as: Object.self, typeName: name)
         if let field = arguments.text(at: 2), let setter = setters[field] {
           try setter(object, arguments[3])
@@ -91,7 +91,7 @@ extension LuaState {
     stack.setField("__newindex")
     if description.metamethods[.tostring] == nil {
       try stack.push(
-        LuaCallback(core: core) { stack, _ in
+        LuaCallback(core: core) { stack in
           stack.push("\(name): \(lua_topointer(stack.L, 1).map { "\($0)" } ?? "?")")
           return 1
         })

@@ -162,7 +162,7 @@ extension LuaArguments {
   /// The boolean at `position`, or nil for any other value. Not API.
   @usableFromInline
   func boolean(at position: Int) -> Bool? {
-    guard position >= 1, position <= count, lua_type(stack.L, index(position)) == LUA_TBOOLEAN
+    guard mayRead(position), lua_type(stack.L, index(position)) == LUA_TBOOLEAN
     else { return nil }
     return lua_toboolean(stack.L, index(position)) != 0
   }
