@@ -22,7 +22,7 @@ final class LuaCore {
   /// The thread Swift code must use for stack operations: the main thread, or the thread
   /// whose call reached a Swift closure (set by `lh_dispatchboxed` for the call); nil once
   /// closed.
-  var current: OpaquePointer? { main == nil ? nil : shared.pointee.current }
+  var current: OpaquePointer? { shared.pointee.current }
   /// Metatables of Swift classes exposed as userdata, as registry references.
   var objectMetatables: [ObjectIdentifier: Int32] = [:]
   /// Registry reference of the weak-valued table that maps object addresses to userdata.
@@ -154,6 +154,7 @@ final class LuaCore {
   private func closeNow(_ L: OpaquePointer) {
     closeRequested = false
     main = nil
+    shared.pointee.current = nil  // a Swift function a finalizer calls sets its own thread
     finalizeDeferred(L)
     stopTarget.invalidate()  // and disarms it
     lh_close(L)
