@@ -59,19 +59,16 @@ static int lh_box_gc(lua_State *L) {
   return 0;
 }
 
-/* The only place a Swift closure's failure becomes a Lua error: lh_swift_dispatch has
- * returned, so no Swift frame is left between here and the enclosing pcall. */
-static int lh_trampoline(lua_State *L) {
-  int n = lh_dispatchboxed(L);
-  if (n < 0) return lua_error(L);
-  return n;
-}
+static void lh_refuse_results(lua_State *L);
 
-/* Upvalue 1 is not checked here, on the hottest path (it would cost a lua_rawlen, about 7%
+/* Runs the Swift closure of the running C closure (see lh_dispatchboxed). Written into
+ * both trampolines below (a call fewer on every call from Lua to Swift); lh_dispatchboxed
+ * is the same for lh_async.c.
+ * Upvalue 1 is not checked here, on the hottest path (it would cost a lua_rawlen, about 7%
  * of a Lua-to-Swift call): only debug.setupvalue can replace it, and trusted code can break
  * stock C closures the same way (string.gmatch's iterator reads its state from an upvalue
  * just as unchecked). The sandbox has no debug.setupvalue. */
-int lh_dispatchboxed(lua_State *L) {
+static inline __attribute__((always_inline)) int lh_dispatch(lua_State *L) {
   lh_slot *slot = lua_touserdata(L, lua_upvalueindex(1));
   if (slot->box == NULL) { /* released by a __gc called by hand */
     lua_pushliteral(L, "a Swift function called after its box was released");
@@ -92,7 +89,40 @@ int lh_dispatchboxed(lua_State *L) {
   if (lh_has_releases(S)) lh_swift_drain(L);
   S->current = outer;
   S->enforce = enforce;
+  /* Swift pushed its results with the limit off: they must fit under it now, or a script
+   * at its limit could keep calling a function that returns new tables, and keep each in
+   * slots it allocated before (a hostile review held 92 MB under 8 MB so). Unlimited
+   * states pay one comparison. */
+  if (enforce && n >= 0 && S->limit != SIZE_MAX && !lh_fits(S, 0)) lh_refuse_results(L);
   return n;
+}
+
+int lh_dispatchboxed(lua_State *L) { return lh_dispatch(L); }
+
+/* The only place a Swift closure's failure becomes a Lua error: lh_swift_dispatch has
+ * returned, so no Swift frame is left between here and the enclosing pcall. */
+static int lh_trampoline(lua_State *L) {
+  int n = lh_dispatch(L);
+  if (n < 0) return lua_error(L);
+  return n;
+}
+
+/* The results of a Swift call (on top) pass the memory limit: one more allocation, with
+ * the limit on, does what Lua does with any allocation over it. Lua collects first (its
+ * emergency collection), so garbage does not count and the results stay if they fit then;
+ * if they do not, the allocation is refused, which raises LUA_ERRMEM ("not enough memory",
+ * recorded where the limit was hit). The refused results are garbage until the next
+ * collection: the limit compares, so the next allocation collects them. Cold. */
+static __attribute__((noinline, cold)) void lh_refuse_results(lua_State *L) {
+  if (lua_checkstack(L, 1)) {
+    lua_newuserdatauv(L, 0, 0);
+    lua_pop(L, 1); /* it fit after all */
+    return;
+  }
+  /* Not even one slot can be made: fail with the message Lua gives, as a runtime error. */
+  lua_pop(L, 1);
+  lua_pushliteral(L, "not enough memory");
+  lua_error(L);
 }
 
 /* Pushes the userdata that holds a Swift closure's box, with its metatable. [-0, +1] */
@@ -132,7 +162,7 @@ static int lh_index_trampoline(lua_State *L) {
   } else {
     lua_pushnil(L);
   }
-  int n = lh_dispatchboxed(L);
+  int n = lh_dispatch(L);
   if (n < 0) return lua_error(L);
   return n;
 }

@@ -99,11 +99,6 @@ static void lh_warnf(void *ud, const char *msg, int tocont) {
 
 void lh_setwarnsink(lua_State *L, void *sink) { lh_getstate(L)->warn_sink = sink; }
 
-int lh_fits(lh_state *S, size_t grow) {
-  size_t in_use = lh_used(S) + atomic_load_explicit(&S->external, memory_order_relaxed);
-  return in_use <= S->limit && grow <= S->limit - in_use;
-}
-
 int lh_charge(lh_state *S, size_t bytes, size_t headroom) {
   if (bytes == 0) return 1;
   if (S->limit != SIZE_MAX) {

@@ -7,7 +7,8 @@
 //   * every call from Swift that can raise (calls, metamethods) runs under lh_pcall or
 //     one of the lh_p* wrappers, which turn a raise into a status code;
 //   * the limiting allocator never fails while Swift code is on the stack (see
-//     lh_state.enforce), so plain pushes from Swift cannot raise a memory error.
+//     lh_state.enforce), so plain pushes from Swift cannot raise a memory error; what a
+//     Swift closure leaves for Lua is checked against the limit once it has returned.
 //
 // Names: lh_ prefix. Stack effects are given as [-pops, +pushes].
 #ifndef LH_SHIM_H
@@ -150,7 +151,13 @@ enum { LH_WARN_MAX = 4096 };
 /// if they do not fit. Any thread.
 int lh_charge(lh_state *S, size_t bytes, size_t headroom);
 /// Whether `grow` more bytes fit under S's limit, counting Lua's memory and the charges.
-int lh_fits(lh_state *S, size_t grow);
+/// Inline: the allocator asks on every allocation under the limit, and a call from Lua to
+/// Swift as it returns (lh_dispatchboxed).
+static inline int lh_fits(lh_state *S, size_t grow) {
+  size_t in_use = atomic_load_explicit(&S->used, memory_order_relaxed) +
+                  atomic_load_explicit(&S->external, memory_order_relaxed);
+  return in_use <= S->limit && grow <= S->limit - in_use;
+}
 /// Gives back bytes charged with lh_charge. Any thread.
 void lh_uncharge(lh_state *S, size_t bytes);
 /// Bytes in use: Lua's allocations plus Swift's charges.

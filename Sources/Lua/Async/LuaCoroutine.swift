@@ -291,14 +291,17 @@ public final class LuaCoroutine {
       Watchdog.shared.disarm(core.stopTarget)
       lh_clearstop(stack.L)
     }
+    // Taken whatever happened: an operation whose start a script's `pcall` caught (its
+    // results refused at the memory limit) must not keep what it captured alive.
+    let operation = core.pendingOperation
+    core.pendingOperation = nil
     guard status == LUA_OK else { throw stack.popError(status: status) }
     let waits = lua_toboolean(stack.L, -1) != 0
     stack.pop()
     guard waits else { return nil }
-    guard let operation = core.pendingOperation else {
+    guard let operation else {
       throw LuaError(usage: "an async function suspended without an operation")
     }
-    core.pendingOperation = nil
     return operation
   }
 

@@ -83,7 +83,7 @@ final class LuaCore {
 
   /// Creates a state; nil when even that allocation fails.
   init?(memoryLimit: Int?) {
-    let limit = memoryLimit.map { size_t(max($0, 0)) } ?? size_t.max
+    let limit = memoryLimit.map { max($0, 0) } ?? Self.noLimit
     guard let L = lh_newstate(limit) else { return nil }
     main = L
     shared = lh_getstate(L)
@@ -248,16 +248,21 @@ final class LuaCore {
     return Int(lh_memory_in_use(lh_getstate(L)))
   }
 
+  /// C's `SIZE_MAX`, which `lh_state.limit` holds for no limit: Swift imports `size_t` as
+  /// `Int`, so `size_t.max` would be `Int.max`, a limit the shim would enforce (counting
+  /// every call's results against it) rather than none.
+  static let noLimit = Int(bitPattern: UInt.max)
+
   /// The memory limit in bytes, or nil for none.
   var memoryLimit: Int? {
     get {
       guard let L = main else { return nil }
       let limit = lh_getstate(L).pointee.limit
-      return limit == size_t.max ? nil : Int(limit)
+      return limit == Self.noLimit ? nil : limit
     }
     set {
       guard let L = main else { return }
-      lh_getstate(L).pointee.limit = newValue.map { size_t(max($0, 0)) } ?? size_t.max
+      lh_getstate(L).pointee.limit = newValue.map { max($0, 0) } ?? Self.noLimit
     }
   }
 }
