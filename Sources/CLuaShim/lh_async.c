@@ -25,6 +25,9 @@ static int lh_async_k(lua_State *L, int status, lua_KContext ctx) {
     lua_settop(L, 2);
     return lua_error(L);
   }
+  /* Swift pushed the results with the limit off: they must fit now, as a sync call's must
+   * (lh_dispatchboxed), or the call fails here with a memory error. */
+  lh_checkresults(L, lh_getstate(L));
   return lua_gettop(L) - 1;
 }
 
@@ -60,6 +63,16 @@ int lh_step(lua_State *L) {
     lua_remove(L, 2);
     narg--;
   }
+  /* The values co is resumed with exist already: the host pushed them, with the limit
+   * off. Room for them on co's stack is made with the limit off too (lh_resumethread then
+   * finds it), so that what they cost is checked inside co, by the continuation that
+   * receives them (lh_async_k), where the script's pcall can catch the memory error: a
+   * refusal here would fail the step, out of the script's reach. */
+  int enforce = S->enforce;
+  S->enforce = 0;
+  int room = lua_checkstack(co, narg);
+  S->enforce = enforce;
+  if (!room) return luaL_error(L, "too many arguments to resume");
   S->stepping = L;
   S->stepped = co;
   int n = lh_resumethread(L, co, narg);

@@ -59,8 +59,6 @@ static int lh_box_gc(lua_State *L) {
   return 0;
 }
 
-static void lh_refuse_results(lua_State *L);
-
 /* Runs the Swift closure of the running C closure (see lh_dispatchboxed). Written into
  * both trampolines below (a call fewer on every call from Lua to Swift); lh_dispatchboxed
  * is the same for lh_async.c.
@@ -93,7 +91,7 @@ static inline __attribute__((always_inline)) int lh_dispatch(lua_State *L) {
    * at its limit could keep calling a function that returns new tables, and keep each in
    * slots it allocated before (a hostile review held 92 MB under 8 MB so). Unlimited
    * states pay one comparison. */
-  if (enforce && n >= 0 && S->limit != SIZE_MAX && !lh_fits(S, 0)) lh_refuse_results(L);
+  if (n >= 0) lh_checkresults(L, S);
   return n;
 }
 
@@ -113,7 +111,7 @@ static int lh_trampoline(lua_State *L) {
  * if they do not, the allocation is refused, which raises LUA_ERRMEM ("not enough memory",
  * recorded where the limit was hit). The refused results are garbage until the next
  * collection: the limit compares, so the next allocation collects them. Cold. */
-static __attribute__((noinline, cold)) void lh_refuse_results(lua_State *L) {
+__attribute__((noinline, cold)) void lh_refuse_results(lua_State *L) {
   if (lua_checkstack(L, 1)) {
     lua_newuserdatauv(L, 0, 0);
     lua_pop(L, 1); /* it fit after all */

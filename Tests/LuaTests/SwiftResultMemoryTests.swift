@@ -77,4 +77,61 @@ import Testing
     #expect(results == [40])
     #expect(lua.memoryInUse <= Self.limit)
   }
+
+  /// An async function's results are pushed by the code that resumes its coroutine, with
+  /// the limit off too: results that do not fit fail the call with a memory error where it
+  /// was made, as a Swift error (a memory error raised by the host, as a refused charge is),
+  /// and the script's `pcall` catches it.
+  @Test func anAsyncFunctionsResultsCountToo() async throws {
+    let script = try LimitedScript(limit: Self.limit)
+    let outcome = try await script.run(
+      """
+      local keep = {} for i = 1, 400 do keep[i] = false end
+      hog = {}
+      while collectgarbage('count') * 1024 < \(Self.limit - (64 << 10)) do hog[#hog + 1] = ('h'):rep(1000) .. #hog end
+      local ok, failed, message = 0, 0, nil
+      for i = 1, 400 do
+        local fine, value = pcall(fetch)
+        if fine then keep[i] = value; ok = ok + 1 else failed = failed + 1; message = tostring(value) end
+      end
+      return ok, failed, message
+      """)
+    #expect(outcome.count == 3 && (Int(outcome[1]) ?? 0) > 0, "\(outcome)")
+    #expect(outcome.last == "not enough memory", "\(outcome)")
+    let inUse = await script.memoryInUse
+    #expect(inUse <= Self.limit, "\(inUse) bytes in use")
+    // One call whose results alone pass the limit fails where it was made.
+    let single = try await script.run(
+      "hog = nil collectgarbage() return select('#', pcall(fetchMany, 500)), tostring(select(2, pcall(fetchMany, 500)))"
+    )
+    #expect(single == ["2", "not enough memory"])
+    #expect(try await script.run("return select('#', fetchMany(20))") == ["20"])
+  }
+}
+
+/// A state with an async `fetch()` that returns a new 4,000-byte string (under the 4 KiB
+/// that a push checks on its own), and `fetchMany(n)`, n of them, owned by an actor as a
+/// plugin's would be.
+actor LimitedScript {
+  let lua: LuaState
+  init(limit: Int) throws {
+    lua = try LuaState(memoryLimit: limit)
+    try lua.register("fetch") { (_: [LuaValue]) async throws -> [LuaValue] in
+      await Task.yield()
+      return [.string(LuaString(String(repeating: "x", count: 4000)))]
+    }
+    try lua.register("fetchMany") { (arguments: [LuaValue]) async throws -> [LuaValue] in
+      await Task.yield()
+      let count = try Int(luaValue: arguments.first ?? .nil)
+      return (0..<count).map { _ in .string(LuaString(String(repeating: "y", count: 4000))) }
+    }
+  }
+  func run(_ code: String) async throws -> [String] {
+    try await lua.run(code, name: "=async").map(\.description)
+  }
+  /// Bytes in use once collected.
+  var memoryInUse: Int {
+    lua.collectGarbage()
+    return lua.memoryInUse
+  }
 }

@@ -224,7 +224,13 @@ public final class LuaCoroutine {
           try stack.reserve(results.count + 1)
           lua_pushboolean(stack.L, 1)
           for value in results { try stack.push(value) }
-          return Int32(results.count + 1)
+          if stack.resultsFit(above: stack.top - Int32(results.count) - 1) {
+            return Int32(results.count + 1)
+          }
+          // Past the memory limit: the call fails with a memory error where it was made.
+          lua_pushboolean(stack.L, 0)
+          stack.pushError(LuaError(kind: .memory, message: "not enough memory"))
+          return 2
         case .failure(let error):
           lua_pushboolean(stack.L, 0)
           stack.pushError(error)
@@ -265,6 +271,10 @@ public final class LuaCoroutine {
     lh_pushstep(stack.L)
     try stack.push(thread)
     let count = try push(stack)
+    // The room Lua gives lh_step, a C function, made here with the limit off: made by the
+    // call, at the limit, it would fail the step with a memory error out of the script's
+    // reach, where the values pushed above are checked inside the coroutine (lh_async_k).
+    try stack.reserve(Int(LUA_MINSTACK))
     if let operation = try Self.step(stack, core: core, values: count + 1, deadline: deadline) {
       pending = operation
       return .suspended

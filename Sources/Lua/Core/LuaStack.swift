@@ -28,6 +28,20 @@ struct LuaStack {
     core = callback.core
   }
 
+  /// Whether the values Swift pushed above stack index `base` (with the limit off, as
+  /// every push from Swift is) fit under the state's memory limit. When they do not, the
+  /// collector runs first, as Lua collects before it refuses an allocation, so garbage does
+  /// not count; when they still do not fit, they are dropped (the stack is set to `base`),
+  /// and the caller reports a memory error. [-0 or -(top-base), +0]
+  func resultsFit(above base: Int32) -> Bool {
+    let state = lh_getstate(L)!
+    if lh_fits(state, 0) != 0 { return true }
+    lh_collectgarbage(L)
+    if lh_fits(state, 0) != 0 { return true }
+    lua_settop(L, base)
+    return false
+  }
+
   /// The stack of the state's running thread. Throws when the state is closed.
   init(_ core: borrowing LuaCore) throws {
     self.init(try core.thread(), core)
