@@ -117,8 +117,9 @@ __attribute__((noinline, cold)) void lh_refuse_results(lua_State *L) {
     lua_pop(L, 1); /* it fit after all */
     return;
   }
-  /* Not even one slot can be made: fail with the message Lua gives, as a runtime error. */
-  lua_pop(L, 1);
+  /* Not even one slot can be made (the frame is full, so it holds a value to drop): fail
+   * with the message Lua gives, as a runtime error. */
+  if (lua_gettop(L) > 0) lua_pop(L, 1);
   lua_pushliteral(L, "not enough memory");
   lua_error(L);
 }
