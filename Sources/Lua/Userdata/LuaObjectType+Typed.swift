@@ -93,7 +93,9 @@ extension LuaObjectType {
     set: ((Object, Value) throws -> Void)? = nil
   ) {
     getters[name] = { object, state in try get(object).luaValue(in: state) }
-    readers[name] = { object, arguments in try get(object)._push(arguments) }
+    readers[name] = { object, arguments in
+      try get(unsafeDowncast(object, to: Object.self))._push(arguments)
+    }
     setters[name] = set.map { set in typedSetter(name, set) }
   }
 
@@ -105,7 +107,9 @@ extension LuaObjectType {
     set: ((Object, Value) throws -> Void)? = nil
   ) {
     getters[name] = { object, state in try get(object, state).luaValue(in: state) }
-    readers[name] = { object, arguments in try get(object, arguments.state)._push(arguments) }
+    readers[name] = { object, arguments in
+      try get(unsafeDowncast(object, to: Object.self), arguments.state)._push(arguments)
+    }
     setters[name] = set.map { set in typedSetter(name, set) }
   }
 

@@ -21,8 +21,11 @@ public struct LuaObjectType<Object: AnyObject> {
   /// The property getters; each converts its value in the state it is given.
   @usableFromInline var getters: [String: (Object, LuaState) throws -> LuaValue] = [:]
   /// The same getters as `__index` runs them: each pushes its value, and reads the state
-  /// only if its value needs one (a table), so a scalar property costs no weak load.
-  @usableFromInline var readers: [String: (Object, LuaArguments) throws -> Void] = [:]
+  /// only if its value needs one (a table), so a scalar property costs no weak load. Each
+  /// takes the object as `AnyObject` and downcasts it unchecked: only `__index` calls them,
+  /// after its receiver check, and a wrapper that downcasts would cost a closure call a
+  /// read.
+  @usableFromInline var readers: [String: (AnyObject, LuaArguments) throws -> Void] = [:]
   @usableFromInline var setters: [String: (Object, LuaValue) throws -> Void] = [:]
   var metamethods: [LuaMetamethod: ([LuaValue]) throws -> [LuaValue]] = [:]
   var fallbackGet: ((Object, LuaValue) throws -> LuaValue)?
@@ -49,7 +52,9 @@ public struct LuaObjectType<Object: AnyObject> {
     set: ((Object, LuaValue) throws -> Void)? = nil
   ) {
     getters[name] = { object, _ in try get(object) }
-    readers[name] = { object, arguments in try arguments.pushValue(get(object)) }
+    readers[name] = { object, arguments in
+      try arguments.pushValue(get(unsafeDowncast(object, to: Object.self)))
+    }
     setters[name] = set
   }
 

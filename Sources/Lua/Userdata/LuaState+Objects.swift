@@ -115,13 +115,8 @@ extension LuaState {
   typealias PropertyRead = (AnyObject, LuaArguments) throws -> Void
 
   /// The readers of a type's properties, in slot order, with their names.
-  func propertyReaders<Object: AnyObject>(
-    _ readers: [String: (Object, LuaArguments) throws -> Void]
-  ) -> [(name: String, read: PropertyRead)] {
-    readers.map { name, read in
-      // Only `__index` calls it, after `receiver(as:)` has checked the object's type.
-      (name, { object, arguments in try read(unsafeDowncast(object, to: Object.self), arguments) })
-    }
+  func propertyReaders(_ readers: [String: PropertyRead]) -> [(name: String, read: PropertyRead)] {
+    readers.map { name, read in (name, read) }
   }
 
   static func unwrap<Object: AnyObject>(_ value: LuaValue?, as type: Object.Type, name: String)

@@ -15,26 +15,34 @@ extension ScriptedTree {
         return tree
       }
       // Every entry point holds the tree lock and first checks that the view is within
-      // this script's reach (see `checkReach`).
+      // this script's reach (see `checkReach`). One closure each, taking the lock itself:
+      // wrapping `ScriptedTree.locked` around them cost a closure call and its thunk on
+      // every property read and method call.
       func locked(_ get: @escaping (View) throws -> LuaValue) -> (View) throws -> LuaValue {
-        ScriptedTree.locked { view in
-          try tree().checkReach(view)
-          return try get(view)
+        { view in
+          try View.treeLock.withLock {
+            try tree().checkReach(view)
+            return try get(view)
+          }
         }
       }
       func lockedSet(_ set: @escaping (View, LuaValue) throws -> Void) -> (View, LuaValue) throws
         -> Void
       {
-        ScriptedTree.locked { view, value in
-          try tree().checkReach(view)
-          try set(view, value)
+        { view, value in
+          try View.treeLock.withLock {
+            try tree().checkReach(view)
+            try set(view, value)
+          }
         }
       }
       func lockedMethod(_ body: @escaping LuaObjectType<View>.Method) -> LuaObjectType<View>.Method
       {
-        ScriptedTree.locked { view, arguments in
-          try tree().checkReach(view)
-          return try body(view, arguments)
+        { view, arguments in
+          try View.treeLock.withLock {
+            try tree().checkReach(view)
+            return try body(view, arguments)
+          }
         }
       }
       type.property(
