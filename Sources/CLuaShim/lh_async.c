@@ -21,13 +21,13 @@ static const char lh_async_marker = 0;
 static int lh_async_k(lua_State *L, int status, lua_KContext ctx) {
   (void)status;
   (void)ctx;
+  /* Swift pushed the results or the error with the limit off: they must fit now, as a
+   * sync call's must (lh_dispatchboxed), or the call fails here with a memory error. */
+  lh_checkresults(L, lh_getstate(L), lua_gettop(L));
   if (!lua_toboolean(L, 1)) {
     lua_settop(L, 2);
     return lua_error(L);
   }
-  /* Swift pushed the results with the limit off: they must fit now, as a sync call's must
-   * (lh_dispatchboxed), or the call fails here with a memory error. */
-  lh_checkresults(L, lh_getstate(L));
   return lua_gettop(L) - 1;
 }
 

@@ -87,11 +87,13 @@ static inline __attribute__((always_inline)) int lh_dispatch(lua_State *L) {
   if (lh_has_releases(S)) lh_swift_drain(L);
   S->current = outer;
   S->enforce = enforce;
-  /* Swift pushed its results with the limit off: they must fit under it now, or a script
-   * at its limit could keep calling a function that returns new tables, and keep each in
-   * slots it allocated before (a hostile review held 92 MB under 8 MB so). Unlimited
-   * states pay one comparison. */
-  if (n >= 0) lh_checkresults(L, S);
+  /* Swift pushed its results, or its error value, with the limit off: they must fit under
+   * it now, or a script at its limit could keep calling a function that returns new
+   * tables, or fails with a message quoting a string of the script's, and keep each
+   * result or error in slots it allocated before (hostile reviews held 92 MB and 400 MB
+   * under 8 MB so). An error that does not fit becomes the memory error. Unlimited states
+   * pay one comparison. */
+  lh_checkresults(L, S, n >= 0 ? n : 1);
   return n;
 }
 
@@ -105,22 +107,24 @@ static int lh_trampoline(lua_State *L) {
   return n;
 }
 
-/* The results of a Swift call (on top) pass the memory limit: one more allocation, with
- * the limit on, does what Lua does with any allocation over it. Lua collects first (its
- * emergency collection), so garbage does not count and the results stay if they fit then;
- * if they do not, the allocation is refused, which raises LUA_ERRMEM ("not enough memory",
- * recorded where the limit was hit). The refused results are garbage until the next
- * collection: the limit compares, so the next allocation collects them. Cold. */
-__attribute__((noinline, cold)) void lh_refuse_results(lua_State *L) {
-  if (lua_checkstack(L, 1)) {
-    lua_newuserdatauv(L, 0, 0);
-    lua_pop(L, 1); /* it fit after all */
-    return;
-  }
-  /* Not even one slot can be made (the frame is full, so it holds a value to drop): fail
-   * with the message Lua gives, as a runtime error. */
-  if (lua_gettop(L) > 0) lua_pop(L, 1);
-  lua_pushliteral(L, "not enough memory");
+/* What Swift left on top passes the memory limit. The collector runs first, as Lua
+ * collects before it refuses an allocation of its own, so garbage does not count and the
+ * values stay if they fit then. If they still do not, they are dropped first (a coroutine
+ * that dies of the error keeps its stack, and with it anything left there), then a block
+ * larger than the whole limit is asked for: Lua refuses it even after its emergency
+ * collection and raises LUA_ERRMEM ("not enough memory", recorded where the limit was
+ * hit), as for any allocation over the limit. Cold. */
+__attribute__((noinline, cold)) void lh_refuse_results(lua_State *L, int count) {
+  lh_state *S = lh_getstate(L);
+  lua_gc(L, LUA_GCCOLLECT);
+  if (lh_fits(S, 0)) return;
+  if (count > 0) lua_pop(L, count > lua_gettop(L) ? lua_gettop(L) : count);
+  /* A slot for the request (a C function has LUA_MINSTACK; only a frame that Swift's
+   * arguments filled has none, and growing it is refused now): drop a value, as it all
+   * goes. */
+  if (!lua_checkstack(L, 1) && lua_gettop(L) > 0) lua_pop(L, 1);
+  lua_newuserdatauv(L, S->limit + 1, 0); /* raises */
+  lua_pushliteral(L, "not enough memory"); /* not reached: the block cannot be allocated */
   lua_error(L);
 }
 

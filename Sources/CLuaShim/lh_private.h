@@ -23,14 +23,15 @@ int lh_threaddriven(lua_State *L);
 /// with the memory limit off while Swift runs. Returns its result: the number of results,
 /// or -1 with the error value pushed, for the caller to raise.
 int lh_dispatchboxed(lua_State *L);
-/// Values Swift pushed with the limit off (a Swift function's results, an async function's)
-/// are over S's memory limit: raises the memory error an allocation of Lua's would, unless
-/// they fit once Lua has collected. Cold; see lh_checkresults.
-void lh_refuse_results(lua_State *L);
-/// Checks what Swift pushed with the limit off against S's limit, where the limit applies
-/// (inside a protected call). Unlimited states pay one comparison.
-static inline void lh_checkresults(lua_State *L, lh_state *S) {
-  if (S->enforce && S->limit != SIZE_MAX && !lh_fits(S, 0)) lh_refuse_results(L);
+/// The `count` values on top, which Swift pushed with the limit off (a Swift function's
+/// results or error value, an async function's), are over S's memory limit: unless they fit
+/// once Lua has collected, drops them and raises the memory error a refused allocation
+/// raises (LUA_ERRMEM). Cold; see lh_checkresults.
+void lh_refuse_results(lua_State *L, int count);
+/// Checks the `count` values on top that Swift pushed with the limit off against S's limit,
+/// where the limit applies (inside a protected call). Unlimited states pay one comparison.
+static inline void lh_checkresults(lua_State *L, lh_state *S, int count) {
+  if (S->enforce && S->limit != SIZE_MAX && !lh_fits(S, 0)) lh_refuse_results(L, count);
 }
 
 /* lh_trace.c */

@@ -78,6 +78,43 @@ import Testing
     #expect(lua.memoryInUse <= Self.limit)
   }
 
+  /// A Swift error's value is pushed with the limit off too. A function whose message
+  /// quotes a string of the script's gave a fresh copy of it on each failure, and
+  /// coroutines parked at a yield (their call frames allocated) caught one each without
+  /// allocating: a hostile review held 400 MB under 8 MB so. An error that does not fit is
+  /// the memory error instead.
+  @Test func errorValuesThatDoNotFitAreAMemoryError() throws {
+    let lua = try LuaState(memoryLimit: Self.limit)
+    try lua.register("fail") { (text: String, copies: Int) -> Int in
+      throw LuaError(
+        kind: .runtime, message: "cannot use '\(String(repeating: text, count: copies))'")
+    }
+    let outcome = try lua.run(
+      """
+      local K = string.rep('k', 100000)
+      local function deep(n) if n > 0 then return deep(n - 1) + 0 end return 0 end
+      local function body() deep(8) coroutine.yield() fail(K, 1) end
+      local cos, slots = {}, {}
+      for i = 1, 40 do
+        local co = coroutine.create(body) coroutine.resume(co) cos[i] = co slots[i] = false
+      end
+      local resume = coroutine.resume
+      for i = 1, 40 do local _, e = resume(cos[i]) slots[i] = e end
+      local copies, refused = 0, 0
+      for i = 1, 40 do
+        local e = slots[i]
+        if #e > 100000 then copies = copies + 1 elseif e == 'not enough memory' then refused = refused + 1 end
+      end
+      collectgarbage()
+      return copies, refused, collectgarbage('count') * 1024, select(2, pcall(fail, K, 20))
+      """)
+    #expect(outcome.count == 4)
+    #expect(try Int(luaValue: outcome[0]) < 10 && Int(luaValue: outcome[1]) > 30, "\(outcome)")
+    #expect(try Double(luaValue: outcome[2]) <= Double(Self.limit), "\(outcome)")
+    // One error larger than the limit on its own.
+    #expect(outcome[3] == "not enough memory", "\(outcome)")
+  }
+
   /// An async function's results are pushed by the code that resumes its coroutine, with
   /// the limit off too: results that do not fit fail the call with a memory error where it
   /// was made, as a Swift error (a memory error raised by the host, as a refused charge is),
@@ -106,12 +143,16 @@ import Testing
     )
     #expect(single == ["2", "not enough memory"])
     #expect(try await script.run("return select('#', fetchMany(20))") == ["20"])
+    // An error larger than the limit on its own, from an async function.
+    let failed = try await script.run(
+      "return tostring(select(2, pcall(failLater, string.rep('k', 60000), 20)))")
+    #expect(failed == ["not enough memory"])
   }
 }
 
 /// A state with an async `fetch()` that returns a new 4,000-byte string (under the 4 KiB
-/// that a push checks on its own), and `fetchMany(n)`, n of them, owned by an actor as a
-/// plugin's would be.
+/// that a push checks on its own), `fetchMany(n)`, n of them, and `failLater(text, n)`,
+/// which fails quoting `text` n times, owned by an actor as a plugin's would be.
 actor LimitedScript {
   let lua: LuaState
   init(limit: Int) throws {
@@ -124,6 +165,13 @@ actor LimitedScript {
       await Task.yield()
       let count = try Int(luaValue: arguments.first ?? .nil)
       return (0..<count).map { _ in .string(LuaString(String(repeating: "y", count: 4000))) }
+    }
+    try lua.register("failLater") { (arguments: [LuaValue]) async throws -> [LuaValue] in
+      await Task.yield()
+      let text = try String(luaValue: arguments.first ?? .nil)
+      let copies = try Int(luaValue: arguments.count > 1 ? arguments[1] : .nil)
+      throw LuaError(
+        kind: .runtime, message: "cannot use '\(String(repeating: text, count: copies))'")
     }
   }
   func run(_ code: String) async throws -> [String] {

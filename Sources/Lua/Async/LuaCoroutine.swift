@@ -219,23 +219,24 @@ public final class LuaCoroutine {
         throw error
       }
       let progress = try resume { stack in
+        let base = stack.top
+        var count: Int32 = 2
         switch outcome {
         case .success(let results):
           try stack.reserve(results.count + 1)
           lua_pushboolean(stack.L, 1)
           for value in results { try stack.push(value) }
-          if stack.resultsFit(above: stack.top - Int32(results.count) - 1) {
-            return Int32(results.count + 1)
-          }
-          // Past the memory limit: the call fails with a memory error where it was made.
-          lua_pushboolean(stack.L, 0)
-          stack.pushError(LuaError(kind: .memory, message: "not enough memory"))
-          return 2
+          count = Int32(results.count + 1)
         case .failure(let error):
           lua_pushboolean(stack.L, 0)
           stack.pushError(error)
-          return 2
         }
+        // Results or an error past the memory limit: the call fails with a memory error
+        // where it was made.
+        if stack.resultsFit(above: base) { return count }
+        lua_pushboolean(stack.L, 0)
+        stack.pushError(LuaError(kind: .memory, message: "not enough memory"))
+        return 2
       }
       if case .finished(let results) = progress { return results }
     }
