@@ -202,7 +202,7 @@ int lh_finalize_at_safe_point(lua_State *L) {
   lua_State *co = S->fin_thread;
   if (co == NULL || co == L || S->finalizing || lua_status(co) != LUA_OK || lua_gettop(co) != 0 ||
       !lua_checkstack(co, 1))
-    return atomic_load(&S->stop);
+    return lh_stopnow(S);
   lua_pushcfunction(co, lh_drain_finalizers);
   lua_State *outer = atomic_exchange(&S->running, co);
   if (S->budget >= 0) lh_budget_hook(co);
@@ -220,10 +220,10 @@ int lh_finalize_at_safe_point(lua_State *L) {
     lua_pushnil(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &lh_fin_thread);
   }
-  if (S->fin_pending && atomic_load(&S->stop) == LH_STOP_NONE) lh_arm(L); /* queued meanwhile */
+  if (S->fin_pending && lh_stopnow(S) == LH_STOP_NONE) lh_arm(L); /* queued meanwhile */
   /* A Ctrl-C taken inside a finalizer interrupts the code the hook stopped at, as one. */
   if (status != LUA_OK && S->signals_taken != signals) return LH_STOP_SIGNAL;
-  return atomic_load(&S->stop);
+  return lh_stopnow(S);
 }
 
 /* collectgarbage, with upvalue 1 the original: after a collection or a step, the

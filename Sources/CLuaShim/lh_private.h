@@ -43,6 +43,20 @@ int lh_msgh(lua_State *L);
 /* lh_stop.c */
 /// Hooks L so that it raises (or yields, in a coroutine) the pending stop at once.
 void lh_arm(lua_State *L);
+/// The reason of the stop word `word` (not 0), or LH_STOP_NONE for a stale interrupt,
+/// which it also clears (lh_stop.c).
+int lh_stopslow(lh_state *S, long long word);
+/// The stop pending now: its reason, or LH_STOP_NONE. Free when none is: one load.
+static inline int lh_stopnow(lh_state *S) {
+  long long word = atomic_load(&S->stop);
+  return word == 0 ? LH_STOP_NONE : lh_stopslow(S, word);
+}
+/// An outermost host entry begins or ends (S->entries turns odd or even). Only the owner
+/// writes the count, so a load and a store do, with no read-modify-write.
+static inline void lh_turn(lh_state *S) {
+  long long entries = atomic_load_explicit(&S->entries, memory_order_relaxed);
+  atomic_store_explicit(&S->entries, entries + 1, memory_order_relaxed);
+}
 /// The outermost call starts: arms the budget, if any.
 void lh_begin(lua_State *L, lh_state *S);
 /// The outermost call has returned: the stop, if any, is over.

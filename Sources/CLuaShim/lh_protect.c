@@ -8,7 +8,7 @@
 /* Runs the finalizers the collector queued during the outermost call, before it ends, so
  * they run under its deadline and budget (a stop leaves them queued). Stack unchanged. */
 static void lh_finalize_pending(lua_State *L, lh_state *S) {
-  if (atomic_load(&S->stop) != LH_STOP_NONE || !lua_checkstack(L, 2)) return;
+  if (lh_stopnow(S) != LH_STOP_NONE || !lua_checkstack(L, 2)) return;
   lua_pushcfunction(L, lh_drain_finalizers);
   if (lua_pcall(L, 0, 0, 0) != LUA_OK) lua_pop(L, 1);
 }
@@ -39,7 +39,10 @@ int lh_pcallh(lua_State *L, int nargs, int nresults) {
    * is the right thread either way). */
   lua_State *outer_running = atomic_load(&S->running);
   if (outer_running != L) outer_running = atomic_exchange(&S->running, L);
-  if (S->depth++ == 0) lh_begin(L, S);
+  if (S->depth++ == 0) {
+    lh_turn(S); /* odd: an interrupt requested from now on is this call's */
+    lh_begin(L, S);
+  }
   int status = lua_pcall(L, nargs, nresults, handler);
   if (status == LUA_ERRMEM && S->pending == NULL && S->oom != NULL) { /* see lh_record_oom */
     S->pending = S->oom;
@@ -53,7 +56,8 @@ int lh_pcallh(lua_State *L, int nargs, int nresults) {
      * finalizers free (an emergency collection runs none): collect now, so the memory
      * limit counts what is really in use. Every finalizer then is C (the sandbox defers
      * scripts' own), so this cannot run script code with hooks off. */
-    int collect = status == LUA_ERRMEM || atomic_load(&S->stop) != LH_STOP_NONE;
+    int collect = status == LUA_ERRMEM || lh_stopnow(S) != LH_STOP_NONE;
+    lh_turn(S); /* even: before the stop is cleared, so no interrupt lands after it */
     lh_end(L, S);
     if (collect) lua_gc(L, LUA_GCCOLLECT);
   }
@@ -83,7 +87,14 @@ int lh_load(lua_State *L, const char *buf, size_t len, const char *chunkname, co
   lh_state *S = lh_getstate(L);
   int enforce = S->enforce;
   S->enforce = 1;
+  /* The parser polls for stops (lh_load.c): loading from the host is an outermost entry as
+   * a call is, so a stop it takes ends with it, and an interrupt reaches it. */
+  if (S->depth++ == 0) lh_turn(S);
   int status = lh_loadpieces(L, buf, len, chunkname, mode); /* lua_load is protected */
+  if (--S->depth == 0) {
+    lh_turn(S);
+    lh_end(L, S);
+  }
   S->enforce = enforce;
   return status;
 }

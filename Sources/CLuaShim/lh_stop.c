@@ -6,6 +6,9 @@
 // Invariants:
 // * S->stop holds the requested reason from any thread; it stays set (sticky) until the
 //   outermost lh_pcall returns (lh_end), except LH_STOP_SIGNAL, which is raised once.
+// * An interrupt belongs to the outermost entry that ran when it was requested: S->stop
+//   carries the S->entries count its requester saw, and one that landed after its entry
+//   ended is stale (lh_stopslow), so a Ctrl-C at a prompt never stops the next line.
 // * S->running is the thread executing Lua now; a request hooks exactly that thread, and
 //   every switch of thread (lh_resume, lh_coclose) re-checks S->stop after switching.
 // * A hook that raises an error inside a coroutine leaves Lua's `allowhook` flag of that
@@ -39,20 +42,32 @@ static void lh_rehook(lua_State *L, lh_state *S) {
 
 /* Charges `instructions` to the budget, if one runs; returns the stop reason now pending. */
 static int lh_pending(lh_state *S, long long instructions) {
-  if (S->budget >= 0 && atomic_load(&S->stop) == LH_STOP_NONE) {
+  if (S->budget >= 0 && lh_stopnow(S) == LH_STOP_NONE) {
     S->budget -= instructions;
     if (S->budget < 0) lh_request_stop(S, LH_STOP_BUDGET);
   }
-  return atomic_load(&S->stop);
+  return lh_stopnow(S);
+}
+
+static int lh_scoped(int reason) { return reason == LH_STOP_INTERRUPT || reason == LH_STOP_SIGNAL; }
+
+int lh_stopslow(lh_state *S, long long word) {
+  int reason = (int)(word & 7);
+  if (!lh_scoped(reason) || word >> 3 == atomic_load_explicit(&S->entries, memory_order_relaxed))
+    return reason;
+  /* Requested for an entry that has ended: forget it, unless it changed meanwhile. */
+  atomic_compare_exchange_strong(&S->stop, &word, 0);
+  word = atomic_load(&S->stop);
+  return word == 0 ? LH_STOP_NONE : lh_stopslow(S, word);
 }
 
 /* The error value of a one-shot Ctrl-C, which clears itself (a host stop that arrived
  * meanwhile stays pending). Pushes 1. */
 static void lh_takesignal(lua_State *L, lh_state *S) {
   S->signals_taken++; /* so a finalizer's drain passes a Ctrl-C on (lh_gc.c) */
-  int expected = LH_STOP_SIGNAL;
-  atomic_compare_exchange_strong(&S->stop, &expected, LH_STOP_NONE);
-  if (atomic_load(&S->stop) == LH_STOP_NONE) lh_rehook(L, S);
+  long long word = atomic_load(&S->stop);
+  if ((word & 7) == LH_STOP_SIGNAL) atomic_compare_exchange_strong(&S->stop, &word, 0);
+  if (lh_stopnow(S) == LH_STOP_NONE) lh_rehook(L, S);
   lua_pushliteral(L, "interrupted!");
 }
 
@@ -101,17 +116,29 @@ static void lh_stophook(lua_State *L, lua_Debug *ar) {
   lua_error(L);
 }
 
-void lh_request_stop(lh_state *S, int reason) {
+int lh_request_stop(lh_state *S, int reason) {
+  return lh_request_stop_seen(S, reason, atomic_load_explicit(&S->entries, memory_order_relaxed));
+}
+
+int lh_request_stop_seen(lh_state *S, int reason, long long entries) {
+  if (lh_scoped(reason) && (entries & 1) == 0) return 0; /* nothing runs: nothing to stop */
   /* The first stop wins, except that a host stop replaces a pending Ctrl-C (which would
    * otherwise turn a timeout into a catchable error). */
-  int current = atomic_load(&S->stop);
-  while (current == LH_STOP_NONE || (current == LH_STOP_SIGNAL && reason != LH_STOP_SIGNAL)) {
-    if (atomic_compare_exchange_weak(&S->stop, &current, reason)) break;
+  long long word = entries << 3 | reason;
+  long long current = atomic_load(&S->stop);
+  for (;;) {
+    int pending = (int)(current & 7);
+    /* An interrupt of an entry older than the one seen here is stale: replace it. (Not
+     * lh_stopslow: another requester may have seen a newer count than this one.) */
+    if (lh_scoped(pending) && current >> 3 < entries) pending = LH_STOP_NONE;
+    if (pending != LH_STOP_NONE && !(pending == LH_STOP_SIGNAL && reason != LH_STOP_SIGNAL)) break;
+    if (atomic_compare_exchange_weak(&S->stop, &current, word)) break;
   }
   /* Paired with every switch of `running`: whichever runs second hooks the thread that is
    * running (both operations are sequentially consistent). */
   lua_State *running = atomic_load(&S->running);
   if (running != NULL) lh_arm(running);
+  return 1;
 }
 
 const void *lh_stop_marker(int reason) { return &lh_stop_markers[reason & 3]; }
@@ -137,7 +164,7 @@ long long lh_budget_push(lua_State *L) {
 void lh_budget_pop(lua_State *L, long long saved) {
   lh_state *S = lh_getstate(L);
   S->budget = saved;
-  if (atomic_load(&S->stop) == LH_STOP_NONE) lh_rehook(L, S); /* the caller's count goes on */
+  if (lh_stopnow(S) == LH_STOP_NONE) lh_rehook(L, S); /* the caller's count goes on */
 }
 
 void lh_begin(lua_State *L, lh_state *S) {
@@ -148,7 +175,7 @@ void lh_begin(lua_State *L, lh_state *S) {
 void lh_end(lua_State *L, lh_state *S) {
   /* Load first: a plain load is free, a sequentially consistent store is not. Skipping the
    * store when no stop is set is the same as storing at the load's moment. */
-  if (atomic_load(&S->stop) != LH_STOP_NONE) atomic_store(&S->stop, LH_STOP_NONE);
+  if (atomic_load(&S->stop) != 0) atomic_store(&S->stop, 0);
   S->budget = -1;
   S->finalizing = 0; /* a drain that an error left (lh_gc.c) */
   if (lua_gethook(L) != NULL) lua_sethook(L, NULL, 0, 0);
@@ -157,7 +184,7 @@ void lh_end(lua_State *L, lh_state *S) {
 
 void lh_clearstop(lua_State *L) {
   lh_state *S = lh_getstate(L);
-  if (S->depth == 0 && atomic_load(&S->stop) != LH_STOP_NONE) lh_end(L, S);
+  if (S->depth == 0 && atomic_load(&S->stop) != 0) lh_end(L, S);
 }
 
 void lh_endstop(lua_State *L) {
@@ -171,11 +198,14 @@ void lh_endstop(lua_State *L) {
 /* ---- Ctrl-C ---- */
 
 static _Atomic(lh_state *) lh_sigint_target;
+static atomic_uint lh_sigint_count; /* lock-free, so the handler may add to it */
+
+unsigned lh_sigints_unheard(void) { return atomic_load(&lh_sigint_count); }
 
 static void lh_sigint_action(int signo) {
   signal(signo, SIG_DFL); /* a second Ctrl-C ends the process */
   lh_state *S = atomic_load(&lh_sigint_target);
-  if (S != NULL) lh_request_stop(S, LH_STOP_SIGNAL);
+  if (S == NULL || !lh_request_stop(S, LH_STOP_SIGNAL)) atomic_fetch_add(&lh_sigint_count, 1);
 }
 
 void lh_sigint_arm(lua_State *L) {
@@ -199,7 +229,7 @@ void lh_sigint_disarm(void) {
  * that ran before. */
 static lua_State *lh_switch(lh_state *S, lua_State *to) {
   lua_State *from = atomic_exchange(&S->running, to);
-  if (atomic_load(&S->stop) != LH_STOP_NONE) lh_arm(to);
+  if (lh_stopnow(S) != LH_STOP_NONE) lh_arm(to);
   else if (S->budget >= 0 && lua_gethook(to) == NULL) lh_rehook(to, S);
   return from;
 }
@@ -208,7 +238,7 @@ static lua_State *lh_switch(lh_state *S, lua_State *to) {
  * coroutine function can hand a stop to the script as a plain result. */
 static void lh_switchback(lua_State *L, lh_state *S, lua_State *from) {
   atomic_store(&S->running, from);
-  int reason = atomic_load(&S->stop);
+  int reason = lh_stopnow(S);
   if (reason == LH_STOP_NONE) return;
   lh_arm(from);
   if (reason != LH_STOP_SIGNAL) lh_raise(L, S, reason);
@@ -233,7 +263,7 @@ int lh_resumethread(lua_State *L, lua_State *co, int narg) {
   lua_State *outer = lh_switch(S, co);
   int nres;
   status = lua_resume(co, L, narg, &nres);
-  if (status == LUA_YIELD && atomic_load(&S->stop) != LH_STOP_NONE) lua_pop(co, nres);
+  if (status == LUA_YIELD && lh_stopnow(S) != LH_STOP_NONE) lua_pop(co, nres);
   lh_switchback(L, S, outer);
   if (status == LUA_OK || status == LUA_YIELD) {
     if (!lua_checkstack(L, nres + 1)) {

@@ -36,12 +36,15 @@ static int cs_pipe[2] = {-1, -1};        /* read by the interrupt watcher thread
 static int cs_prompt_pipe[2] = {-1, -1}; /* read by cs_getc at the prompt */
 static volatile sig_atomic_t cs_sigint_pending = 0;
 static atomic_int cs_prompt_interrupt = 0;
+static atomic_int cs_running_tag = 0; /* lock-free, so the handler may read it */
+
+void cs_set_running(int tag) { atomic_store(&cs_running_tag, tag); }
 
 static void cs_on_sigint(int signo) {
   (void)signo;
   int saved = errno;
   cs_sigint_pending = 1;
-  char byte = 1;
+  char byte = (char)atomic_load(&cs_running_tag);
   if (cs_pipe[1] >= 0) {
     ssize_t ignored = write(cs_pipe[1], &byte, 1);
     (void)ignored;

@@ -162,6 +162,28 @@ import ViewTree
     }
     #expect(text.contains("interrupted"), "\(text)")
   }
+
+  /// What a fresh-clone run saw: a Ctrl-C at the prompt, read late by the watcher, was
+  /// kept for what ran next; the lines after it each failed as "interrupted" (a load took
+  /// the stop and never ended it) or as a syntax error (the expression's load failed).
+  @Test func anInterruptBetweenLinesReachesNoLaterLine() throws {
+    let session = try ReplSession(
+      makeState: { try LuaState(sandbox: Self.limits) }, makeWindow: { View.window(id: "root") })
+    let handle = session.interruptHandle
+    handle.interrupt()
+    for _ in 0..<3 { #expect(session.submit("2 * 21") == .output("42")) }
+    // One that the watcher made for a line that has ended since.
+    let seen = LockedValue<Int64>(0)
+    try session.withState { lua in
+      try lua.register("note") { () -> Bool in
+        seen.withLock { $0 = handle.entries ?? 0 }
+        return true
+      }
+    }
+    #expect(session.submit("note()") == .output("true"))
+    handle.interrupt(asSeenAt: seen.withLock { $0 })
+    for _ in 0..<3 { #expect(session.submit("2 * 21") == .output("42")) }
+  }
 }
 
 /// One entry, made by routing an error to a boundary of a throwaway tree.

@@ -171,6 +171,22 @@ import Testing
     #expect(search.terminationStatus == SIGINT)
   }
 
+  @Test(.disabled(if: Sanitizers.threadSanitizer, "TSan defers signals; see Sanitizers"))
+  func ctrlCWhileAScriptWaitsEndsTheWait() throws {
+    // Whether it lands while the script runs or while it waits, the first Ctrl-C ends the
+    // script as interrupted (once, no Lua code ran to take it, and it was kept for the
+    // next step, an hour away).
+    let (process, reader, seen) = try startAndWait(
+      for: "waiting\n", code: "print('waiting') timer.sleep(3600) print('woke')")
+    #expect(seen == "waiting\n")
+    kill(process.processIdentifier, SIGINT)
+    let rest = String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(rest.isEmpty)
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 1)
+  }
+
   /// Waits (up to 30 s) until `pid` no longer catches SIGINT (`SigCgt` in /proc).
   static func waitUntilSIGINTIsNotCaught(_ pid: Int32) -> Bool {
     let deadline = Date().addingTimeInterval(30)

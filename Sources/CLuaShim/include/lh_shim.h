@@ -66,7 +66,13 @@ typedef struct lh_state {
   /* Stopping running code (deadline, interrupt, budget). `running` is the thread executing
    * Lua now; `stop` is the reason requested, set from any thread. */
   _Atomic(lua_State *) running;
-  atomic_int stop;
+  /* The stop word: 0, or the reason (low 3 bits) with the `entries` count its requester
+   * saw (above them), so that an interrupt requested for an entry that has ended since is
+   * known to be stale (lh_stopnow). */
+  _Atomic long long stop;
+  /* Outermost host entries (lh_pcall, lh_load) begun plus ended: odd while one runs. Only
+   * the owner writes it; a stop request reads it. */
+  _Atomic long long entries;
   long long budget;   /* instructions left for the outermost call; < 0: no budget */
   long long budget_limit; /* budget given to each outermost call; < 0: none */
   void *owner;        /* the Swift object that owns this state (unretained), for releases */
@@ -118,7 +124,19 @@ extern const char lh_stop_markers[4];
 /// thread and from a signal handler: it only stores atomics and calls lua_sethook, which
 /// Lua documents as safe to call asynchronously. The stop is sticky: it is raised again
 /// after every instruction until the outermost lh_pcall returns, so pcall cannot swallow it.
-void lh_request_stop(lh_state *S, int reason);
+/// An interrupt (LH_STOP_INTERRUPT, LH_STOP_SIGNAL) reaches only the outermost entry that
+/// runs as it is requested: with none running it does nothing, and one that lands after
+/// that entry ended is dropped, so it never stops a later one. Deadlines and budgets are
+/// not scoped so: their owners clear them (lh_clearstop). Returns 0 for an interrupt with
+/// nothing running, which it drops, else 1.
+int lh_request_stop(lh_state *S, int reason);
+/// lh_request_stop as if its requester had read S->entries as `entries`: for tests, which
+/// cannot otherwise land a request just after the entry it was meant for has ended.
+int lh_request_stop_seen(lh_state *S, int reason, long long entries);
+/// S->entries now: odd while an outermost entry runs (for tests).
+static inline long long lh_entries(lh_state *S) {
+  return atomic_load_explicit(&S->entries, memory_order_relaxed);
+}
 /// The address of lh_stop_markers[reason] (Swift cannot take a C array's address).
 const void *lh_stop_marker(int reason);
 /// The stop reason carried by the error value at idx, or LH_STOP_NONE. [-0, +0]
@@ -249,6 +267,9 @@ void lh_setwarnings(lua_State *L, int on);
 void lh_sigint_arm(lua_State *L);
 /// Puts back the default action for SIGINT.
 void lh_sigint_disarm(void);
+/// How many SIGINTs the armed handler took while no Lua code ran (a script waiting for an
+/// async function): they stopped nothing, and their host sees them here.
+unsigned lh_sigints_unheard(void);
 
 /// Writes len bytes and a newline to C's stdout, the stream `print` uses (Swift 6 cannot
 /// read the global `stdout`).

@@ -34,6 +34,10 @@ int cs_open_pty(char *name, size_t size);
 /// child in a new session with no signal blocked and SIGINT at its default.
 short cs_spawn_session_flags(void);
 
-/// Installs the SIGINT handler and returns the read end of its pipe (-1 on failure).
+/// Installs the SIGINT handler and returns the read end of its pipe (-1 on failure). Each
+/// Ctrl-C writes one byte there: the tag of the line that ran as it came (cs_set_running).
 int cs_install_sigint(void);
+/// Tags the line that runs now (1...255), or 0 at the prompt: a Ctrl-C read late from the
+/// pipe then still says which line it was meant for.
+void cs_set_running(int tag);
 #endif

@@ -3,15 +3,38 @@ import CLuaShim
 /// Stops the code running in a ``LuaState`` from any thread (a watchdog, a signal handler
 /// thread, another task). `Sendable`; using it after the state closed does nothing.
 ///
-/// The stop is delivered as a ``LuaError`` (`.interrupted`, `.timeout`) at the next Lua
-/// instruction, and it is sticky: `pcall` cannot swallow it; it is raised again until the
-/// outermost call from Swift returns. A long call inside one C function (e.g. a huge
-/// `string.rep`) is stopped when it returns to Lua.
+/// The stop is delivered as a ``LuaError`` (`.interrupted`) at the next Lua instruction,
+/// and it is sticky: `pcall` cannot swallow it; it is raised again until the outermost call
+/// from Swift returns. A long call inside one C function (e.g. a huge `string.rep`) is
+/// stopped when it returns to Lua.
+///
+/// An interrupt belongs to the call that runs as it is made: with no call running (between
+/// calls, or while a coroutine waits for an async function) it does nothing, and it never
+/// reaches a later call, however late the thread that makes it runs. To stop a coroutine
+/// that waits, cancel the task that finishes it.
 public struct LuaInterruptHandle: Sendable {
   let target: StopTarget
 
-  /// Interrupts the running code, as Ctrl-C would.
+  /// Interrupts the running code, as Ctrl-C would; does nothing if none runs.
   public func interrupt() { target.request(Int32(LH_STOP_INTERRUPT)) }
+
+  /// For tests: how many outermost calls (and loads) of the state have begun plus ended,
+  /// odd while one runs; nil once the state closed.
+  package var entries: Int64? {
+    target.guarded.withLock { guarded in
+      UnsafeMutablePointer<lh_state>(bitPattern: guarded.address).map { lh_entries($0) }
+    }
+  }
+
+  /// For tests: interrupts as a thread would that read ``entries`` as `entries` and only
+  /// now gets to make its request (a race no test can otherwise arrange).
+  package func interrupt(asSeenAt entries: Int64) {
+    target.guarded.withLock { guarded in
+      if let state = UnsafeMutablePointer<lh_state>(bitPattern: guarded.address) {
+        lh_request_stop_seen(state, Int32(LH_STOP_INTERRUPT), entries)
+      }
+    }
+  }
 
   /// Whether the watchdog lists the state (from its first deadline until it closes). For
   /// tests: a closed state must not stay listed.

@@ -384,7 +384,11 @@ package struct ScriptRunner {
     let (waiting, progress) = try tree.start(chunk, arguments: arguments, asMainChunk: true)
     guard case .suspended = progress else { return }
     let coroutine = Unchecked(waiting)
-    _ = try Blocking.wait { try await coroutine.value.finish(isolation: nil) }
+    // A Ctrl-C while the script waits stops no Lua code (none runs): it cancels the wait,
+    // which ends the script as interrupted.
+    let unheard = LuaState.unheardSIGINTs
+    let interrupted = { LuaState.unheardSIGINTs != unheard }
+    _ = try Blocking.wait(poll: interrupted) { try await coroutine.value.finish(isolation: nil) }
   }
 }
 

@@ -17,8 +17,11 @@ package final class InteractiveLoop {
   let terminal: Bool
   let environment: [String: String]
   let colors: Bool
-  /// The handle Ctrl-C uses while code runs; nil at the prompt.
-  private let runningHandle = LockedValue<LuaInterruptHandle?>(nil)
+  /// The line that runs (its tag, 1...255, as the SIGINT handler records it) and the
+  /// handle Ctrl-C uses on it; nil at the prompt.
+  private let running = LockedValue<(tag: UInt8, handle: LuaInterruptHandle)?>(nil)
+  /// The tag of the latest line.
+  private var lineTag: UInt8 = 0
   /// How many Ctrl-Cs arrived while code ran: one cancels a line that waits.
   private let interrupts = Atomic<Int>(0)
 
@@ -52,19 +55,19 @@ package final class InteractiveLoop {
         continue
       }
       entry = entry.isEmpty ? line : entry + [UInt8(ascii: "\n")] + line
+      lineTag = lineTag == 255 ? 1 : lineTag + 1
       let handle = session.interruptHandle
-      runningHandle.withLock { $0 = handle }
+      let interruptsBefore = interrupts.load(ordering: .relaxed)
+      markRunning((lineTag, handle))
       var reply = session.submit(bytes: line)
-      runningHandle.withLock { $0 = nil }
       if reply != .incomplete {
         reader.remember(entry)
         entry = []
       }
       if case .waiting(let evaluation) = reply {
-        runningHandle.withLock { $0 = handle }
-        reply = wait(for: evaluation)
-        runningHandle.withLock { $0 = nil }
+        reply = wait(for: evaluation, interruptsBefore: interruptsBefore)
       }
+      markRunning(nil)
       switch reply {
       case .incomplete, .waiting: continue
       case .exit:
@@ -85,11 +88,13 @@ package final class InteractiveLoop {
   }
 
   /// Waits for a line that waits for async work: on a terminal with a spinner, which
-  /// Ctrl-C stops by cancelling the line (it then ends as `interrupted`).
-  private func wait(for evaluation: ReplSession.Evaluation) -> ReplSession.Reply {
+  /// Ctrl-C stops by cancelling the line (it then ends as `interrupted`): one that came
+  /// since the line started, when `interrupts` stood at `before`.
+  private func wait(
+    for evaluation: ReplSession.Evaluation, interruptsBefore before: Int
+  ) -> ReplSession.Reply {
     let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
     var frame = 0
-    let before = interrupts.load(ordering: .relaxed)
     let poll = { () -> Bool in
       if self.terminal {
         StandardStreams.out("\r\(frames[frame % frames.count]) waiting… (Ctrl-C cancels)")
@@ -141,16 +146,30 @@ package final class InteractiveLoop {
     }
   }
 
-  /// A thread that turns each SIGINT into an interrupt of the running code.
+  /// Publishes the line that runs, or none: to the watcher, and (its tag) to the SIGINT
+  /// handler, which writes the tag into the pipe.
+  private func markRunning(_ line: (tag: UInt8, handle: LuaInterruptHandle)?) {
+    running.withLock { $0 = line }
+    cs_set_running(Int32(line?.tag ?? 0))
+  }
+
+  /// A thread that turns each SIGINT into an interrupt of the line it came during. The
+  /// watcher may read the pipe late (a loaded machine): a Ctrl-C tagged with another line,
+  /// or with none (the prompt's, which the editor handles), is not passed on, and the
+  /// interrupt is made holding `running`'s lock, so it cannot outlive its line either (the
+  /// library drops an interrupt that lands after its call ended).
   private func startInterruptWatcher() {
     let fd = cs_install_sigint()
     guard fd >= 0 else { return }
     let watcher = InterruptWatcher(
       fd: fd,
-      handle: { [weak self] in
-        guard let self else { return nil }
-        self.interrupts.add(1, ordering: .relaxed)
-        return self.runningHandle.withLock { $0 }
+      interrupt: { [weak self] tag in
+        guard let self else { return }
+        self.running.withLock { line in
+          guard let line, line.tag == tag else { return }
+          self.interrupts.add(1, ordering: .relaxed)
+          line.handle.interrupt()
+        }
       })
     watcher.start()
   }
@@ -158,13 +177,13 @@ package final class InteractiveLoop {
 
 /// Reads the SIGINT pipe on its own thread.
 private final class InterruptWatcher: @unchecked Sendable {
-  // @unchecked: `fd` and `handle` are set once before the thread starts and only read.
+  // @unchecked: `fd` and `interrupt` are set once before the thread starts and only read.
   let fd: Int32
-  let handle: () -> LuaInterruptHandle?
+  let interrupt: (UInt8) -> Void
 
-  init(fd: Int32, handle: @escaping () -> LuaInterruptHandle?) {
+  init(fd: Int32, interrupt: @escaping (UInt8) -> Void) {
     self.fd = fd
-    self.handle = handle
+    self.interrupt = interrupt
   }
 
   func start() {
@@ -183,7 +202,7 @@ private final class InterruptWatcher: @unchecked Sendable {
         while true {
           let count = read(watcher.fd, &byte, 1)
           if count > 0 {
-            watcher.handle()?.interrupt()
+            watcher.interrupt(byte)
           } else if count < 0 && errno == EINTR {
             continue
           } else {
