@@ -21,8 +21,9 @@ import Testing
     #expect(try lua.run(Self.loop) == [100_000])
   }
 
-  @Test func anInterruptThatLandsAfterItsCallEndedIsDropped() throws {
-    let lua = try LuaState()
+  /// Runs a call that reads the state's entry count, as a thread that means to interrupt
+  /// it would, and returns what it read.
+  func entriesSeenByACall(_ lua: LuaState) throws -> Int64 {
     let handle = lua.interruptHandle
     let seen = LockedBox<Int64>(0)
     try lua.register("note") { () -> Bool in
@@ -31,8 +32,14 @@ import Testing
     }
     #expect(try lua.run("return note()") == [true])
     #expect(seen.get() % 2 == 1, "a call was running")
+    return seen.get()
+  }
+
+  @Test func anInterruptThatLandsAfterItsCallEndedIsDropped() throws {
+    let lua = try LuaState()
+    let handle = lua.interruptHandle
     // A thread that read the count during that call makes its request only now.
-    handle.interrupt(asSeenAt: seen.get())
+    handle.interrupt(asSeenAt: try entriesSeenByACall(lua))
     #expect(try lua.run(Self.loop) == [100_000])
     // The same request while its call still runs stops it.
     try lua.register("interruptNow") { () -> Bool in
@@ -45,14 +52,7 @@ import Testing
 
   @Test func aStaleInterruptHidesNoDeadline() throws {
     let lua = try LuaState()
-    let handle = lua.interruptHandle
-    let seen = LockedBox<Int64>(0)
-    try lua.register("note") { () -> Bool in
-      seen.set(handle.entries ?? 0)
-      return true
-    }
-    _ = try lua.run("return note()")
-    handle.interrupt(asSeenAt: seen.get())
+    lua.interruptHandle.interrupt(asSeenAt: try entriesSeenByACall(lua))
     // The first stop of a call wins; a stale one is no stop, so the deadline still fires.
     lua.timeout = .milliseconds(100)
     #expect(try failure(lua, "while true do end").kind == .timeout)
