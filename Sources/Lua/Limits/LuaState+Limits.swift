@@ -46,6 +46,7 @@ extension LuaState {
     }
   }
 
-  /// A handle that interrupts this state's running code from any thread.
+  /// A handle that interrupts this state's running code from any thread (the call that
+  /// runs as it is used; with none running it does nothing).
   public var interruptHandle: LuaInterruptHandle { LuaInterruptHandle(target: core.stopTarget) }
 }

@@ -124,7 +124,8 @@ public final class ReplSession {
   }
 
   /// Stops the chunk that runs now, from any thread (a console's Ctrl-C): it fails with an
-  /// `.interrupted` error, which its own code cannot catch. Read it for each chunk: `.reset`
+  /// `.interrupted` error, which its own code cannot catch; with none running, it does
+  /// nothing, and never reaches a later chunk. Read it for each chunk: `.reset`
   /// makes a new state, with a handle of its own.
   public var interruptHandle: LuaInterruptHandle { lua.interruptHandle }
 
