@@ -27,6 +27,7 @@ const char lh_stop_markers[4] = {0, 0, 0, 0};
 #define LH_ALLHOOKS (LUA_MASKCALL | LUA_MASKRET | LUA_MASKLINE | LUA_MASKCOUNT)
 
 static void lh_stophook(lua_State *L, lua_Debug *ar);
+static void lh_sigint_heard(void);
 
 /* Hooks L so that it raises at its next instruction. */
 void lh_arm(lua_State *L) { lua_sethook(L, lh_stophook, LH_ALLHOOKS, 1); }
@@ -49,11 +50,17 @@ static int lh_pending(lh_state *S, long long instructions) {
   return lh_stopnow(S);
 }
 
+/* The stop word: the reason in bits 0-2; bit 3 set for a stop scoped to one entry (an
+ * interrupt); above, the S->entries count its requester saw. */
+#define LH_WORD_SCOPED 8
+#define LH_WORD_ENTRIES(word) ((word) >> 4)
+
 static int lh_scoped(int reason) { return reason == LH_STOP_INTERRUPT || reason == LH_STOP_SIGNAL; }
 
 int lh_stopslow(lh_state *S, long long word) {
   int reason = (int)(word & 7);
-  if (!lh_scoped(reason) || word >> 3 == atomic_load_explicit(&S->entries, memory_order_relaxed))
+  if (!(word & LH_WORD_SCOPED) ||
+      LH_WORD_ENTRIES(word) == atomic_load_explicit(&S->entries, memory_order_relaxed))
     return reason;
   /* Requested for an entry that has ended: forget it, unless it changed meanwhile. */
   atomic_compare_exchange_strong(&S->stop, &word, 0);
@@ -66,7 +73,8 @@ int lh_stopslow(lh_state *S, long long word) {
 static void lh_takesignal(lua_State *L, lh_state *S) {
   S->signals_taken++; /* so a finalizer's drain passes a Ctrl-C on (lh_gc.c) */
   long long word = atomic_load(&S->stop);
-  if ((word & 7) == LH_STOP_SIGNAL) atomic_compare_exchange_strong(&S->stop, &word, 0);
+  if ((word & 7) == LH_STOP_SIGNAL && atomic_compare_exchange_strong(&S->stop, &word, 0))
+    lh_sigint_heard();
   if (lh_stopnow(S) == LH_STOP_NONE) lh_rehook(L, S);
   lua_pushliteral(L, "interrupted!");
 }
@@ -116,21 +124,17 @@ static void lh_stophook(lua_State *L, lua_Debug *ar) {
   lua_error(L);
 }
 
-int lh_request_stop(lh_state *S, int reason) {
-  return lh_request_stop_seen(S, reason, atomic_load_explicit(&S->entries, memory_order_relaxed));
-}
-
-int lh_request_stop_seen(lh_state *S, int reason, long long entries) {
-  if (lh_scoped(reason) && (entries & 1) == 0) return 0; /* nothing runs: nothing to stop */
+static int lh_request(lh_state *S, int reason, long long entries, int scoped) {
+  if (scoped && (entries & 1) == 0) return 0; /* nothing runs: nothing to stop */
   /* The first stop wins, except that a host stop replaces a pending Ctrl-C (which would
    * otherwise turn a timeout into a catchable error). */
-  long long word = entries << 3 | reason;
+  long long word = entries << 4 | (scoped ? LH_WORD_SCOPED : 0) | reason;
   long long current = atomic_load(&S->stop);
   for (;;) {
     int pending = (int)(current & 7);
     /* An interrupt of an entry older than the one seen here is stale: replace it. (Not
      * lh_stopslow: another requester may have seen a newer count than this one.) */
-    if (lh_scoped(pending) && current >> 3 < entries) pending = LH_STOP_NONE;
+    if ((current & LH_WORD_SCOPED) && LH_WORD_ENTRIES(current) < entries) pending = LH_STOP_NONE;
     if (pending != LH_STOP_NONE && !(pending == LH_STOP_SIGNAL && reason != LH_STOP_SIGNAL)) break;
     if (atomic_compare_exchange_weak(&S->stop, &current, word)) break;
   }
@@ -139,6 +143,19 @@ int lh_request_stop_seen(lh_state *S, int reason, long long entries) {
   lua_State *running = atomic_load(&S->running);
   if (running != NULL) lh_arm(running);
   return 1;
+}
+
+int lh_request_stop(lh_state *S, int reason) {
+  long long entries = atomic_load_explicit(&S->entries, memory_order_relaxed);
+  return lh_request(S, reason, entries, lh_scoped(reason));
+}
+
+int lh_request_stop_seen(lh_state *S, int reason, long long entries) {
+  return lh_request(S, reason, entries, lh_scoped(reason));
+}
+
+void lh_request_stop_sticky(lh_state *S, int reason) {
+  lh_request(S, reason, atomic_load_explicit(&S->entries, memory_order_relaxed), 0);
 }
 
 const void *lh_stop_marker(int reason) { return &lh_stop_markers[reason & 3]; }
@@ -198,14 +215,21 @@ void lh_endstop(lua_State *L) {
 /* ---- Ctrl-C ---- */
 
 static _Atomic(lh_state *) lh_sigint_target;
-static atomic_uint lh_sigint_count; /* lock-free, so the handler may add to it */
+/* SIGINTs the handler took, and those Lua code raised (lock-free: the handler adds). */
+static atomic_uint lh_sigint_count, lh_sigint_heard_count;
 
-unsigned lh_sigints_unheard(void) { return atomic_load(&lh_sigint_count); }
+static void lh_sigint_heard(void) { atomic_fetch_add(&lh_sigint_heard_count, 1); }
+
+unsigned lh_sigints_unheard(void) {
+  unsigned heard = atomic_load(&lh_sigint_heard_count);
+  return atomic_load(&lh_sigint_count) - heard;
+}
 
 static void lh_sigint_action(int signo) {
   signal(signo, SIG_DFL); /* a second Ctrl-C ends the process */
+  atomic_fetch_add(&lh_sigint_count, 1);
   lh_state *S = atomic_load(&lh_sigint_target);
-  if (S == NULL || !lh_request_stop(S, LH_STOP_SIGNAL)) atomic_fetch_add(&lh_sigint_count, 1);
+  if (S != NULL) lh_request_stop(S, LH_STOP_SIGNAL);
 }
 
 void lh_sigint_arm(lua_State *L) {

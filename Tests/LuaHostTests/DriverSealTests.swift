@@ -16,11 +16,14 @@ import Testing
         timer.after(0, function() print(coroutine.resume(co, 'forged')) end)
         timer.after(0, function() print(pcall(coroutine.close, co)) end)
         print('slept', timer.sleep(0.05))
+        acted = true
       end })
       b:tap()
       local main = coroutine.running()
       timer.after(0, function() print(coroutine.resume(main, 'forged too')) end)
       timer.sleep(0.1)
+      -- The action's sleep is the shorter, but a loaded machine may wake them in any order.
+      while not acted do timer.sleep(0.01) end
       print('main woke')
       """,
     ])

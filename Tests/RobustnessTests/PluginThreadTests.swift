@@ -132,6 +132,8 @@ import ViewTree
 
     // The host's own state scripts the whole tree from this thread meanwhile.
     let hostLua = try LuaState(sandbox: LuaSandbox())
+    // No deadline: its taps wait for the plugins' locks, which four looping threads retake.
+    hostLua.timeout = nil
     let hostTree = try ScriptedTree(lua: hostLua, root: root)
     defer { hostLua.close() }
 

@@ -133,6 +133,10 @@ int lh_request_stop(lh_state *S, int reason);
 /// lh_request_stop as if its requester had read S->entries as `entries`: for tests, which
 /// cannot otherwise land a request just after the entry it was meant for has ended.
 int lh_request_stop_seen(lh_state *S, int reason, long long entries);
+/// lh_request_stop for a stop that its requester ends itself, with lh_clearstop once the
+/// run it stops is over, whatever entry runs meanwhile: the cancellation of a task that
+/// drives a coroutine, whose steps are entries of their own.
+void lh_request_stop_sticky(lh_state *S, int reason);
 /// S->entries now: odd while an outermost entry runs (for tests).
 static inline long long lh_entries(lh_state *S) {
   return atomic_load_explicit(&S->entries, memory_order_relaxed);
@@ -267,8 +271,9 @@ void lh_setwarnings(lua_State *L, int on);
 void lh_sigint_arm(lua_State *L);
 /// Puts back the default action for SIGINT.
 void lh_sigint_disarm(void);
-/// How many SIGINTs the armed handler took while no Lua code ran (a script waiting for an
-/// async function): they stopped nothing, and their host sees them here.
+/// How many SIGINTs the armed handler took that Lua code never raised: they came while none
+/// ran (a script waiting for an async function), or as the entry that would have raised
+/// one ended. They stopped nothing; their host sees them here.
 unsigned lh_sigints_unheard(void);
 
 /// Writes len bytes and a newline to C's stdout, the stream `print` uses (Swift 6 cannot

@@ -161,7 +161,10 @@ public final class LuaCoroutine {
     return try await withTaskCancellationHandler {
       try await body()
     } onCancel: {
-      target.request(Int32(LH_STOP_INTERRUPT))
+      // Sticky: a cancel that comes between the step's check and its call must still stop
+      // it (an interrupt would stop only the entry running as it came), and the defer
+      // above forgets it.
+      target.requestSticky(Int32(LH_STOP_INTERRUPT))
     }
   }
 

@@ -17,7 +17,8 @@ extension LuaState {
     return try body()
   }
 
-  /// How many SIGINTs ``interruptingOnSIGINT(_:)`` has taken in this process while no Lua
-  /// code of its state ran, which therefore stopped nothing.
+  /// How many SIGINTs ``interruptingOnSIGINT(_:)`` has taken in this process that no Lua
+  /// code raised: they came while none ran, or as the call that would have raised one
+  /// ended, and stopped nothing.
   public static var unheardSIGINTs: Int { Int(lh_sigints_unheard()) }
 }

@@ -381,12 +381,13 @@ package struct ScriptRunner {
   /// Runs a chunk as the main chunk of a coroutine of the tree (so it may wait), each step
   /// holding the state's lock, and waits for it to finish.
   private func run(_ chunk: LuaFunction, arguments: [LuaValue], tree: ScriptedTree) throws {
+    // A Ctrl-C that no Lua code raised (it came while the script waited, or as a step
+    // ended) cancels the wait, which ends the script as interrupted. Counted from before
+    // the first step, which may end just as one comes.
+    let unheard = LuaState.unheardSIGINTs
     let (waiting, progress) = try tree.start(chunk, arguments: arguments, asMainChunk: true)
     guard case .suspended = progress else { return }
     let coroutine = Unchecked(waiting)
-    // A Ctrl-C while the script waits stops no Lua code (none runs): it cancels the wait,
-    // which ends the script as interrupted.
-    let unheard = LuaState.unheardSIGINTs
     let interrupted = { LuaState.unheardSIGINTs != unheard }
     _ = try Blocking.wait(poll: interrupted) { try await coroutine.value.finish(isolation: nil) }
   }
