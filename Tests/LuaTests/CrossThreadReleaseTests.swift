@@ -130,15 +130,20 @@ import Testing
       _ = try lua.run("return 1")  // frees the queued slots
       lua.collectGarbage()
     }
-    // Warm up with a batch of the same size: the registry's array keeps the capacity the
-    // most slots in flight needed, which is not a leak. A leak grows with every batch.
+    // Warm up with every slot of a batch in flight at once: the registry's array keeps the
+    // capacity the most slots in flight needed, which is not a leak, and a batch can need
+    // no more than this whatever the threads' timing. A leak grows with every batch.
+    var held: [[LuaValue]] = []
+    for _ in 0..<10_000 { held.append(try lua.run("return {probe = true}, function() end")) }
+    held.removeAll()
+    _ = try lua.run("return 1")
+    lua.collectGarbage()
     try dropBatch(10_000)
     let before = lua.memoryInUse
     try dropBatch(10_000)
     #expect(try probeCount() == 0)
-    // Not exact: how many slots are in flight at once (and so the registry's capacity)
-    // depends on the threads' timing. A leak of 10,000 tables and functions would be
-    // over a megabyte, far past twice the state's size.
+    // A leak of 10,000 tables and functions would be over a megabyte, far past twice the
+    // state's size.
     #expect(lua.memoryInUse <= 2 * before)
   }
 }
