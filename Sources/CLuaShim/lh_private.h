@@ -61,6 +61,12 @@ static inline void lh_turn(lh_state *S) {
 void lh_begin(lua_State *L, lh_state *S);
 /// The outermost call has returned: the stop, if any, is over.
 void lh_end(lua_State *L, lh_state *S);
+/// An outermost host entry (a call, a load) ends: the count turns even before the stop is
+/// cleared, so no interrupt meant for the entry lands after the clearing.
+static inline void lh_leave(lua_State *L, lh_state *S) {
+  lh_turn(S);
+  lh_end(L, S);
+}
 /// For C loops that a script controls: charges `steps` to the instruction budget and
 /// raises the pending stop, if any. [-0, +0]; raises. Call only from a lua_CFunction (or a
 /// lua_Reader), where no Swift frame lies between here and the enclosing protected call.

@@ -57,8 +57,7 @@ int lh_pcallh(lua_State *L, int nargs, int nresults) {
      * limit counts what is really in use. Every finalizer then is C (the sandbox defers
      * scripts' own), so this cannot run script code with hooks off. */
     int collect = status == LUA_ERRMEM || lh_stopnow(S) != LH_STOP_NONE;
-    lh_turn(S); /* even: before the stop is cleared, so no interrupt lands after it */
-    lh_end(L, S);
+    lh_leave(L, S);
     if (collect) lua_gc(L, LUA_GCCOLLECT);
   }
   if (outer_running != L) atomic_store(&S->running, outer_running);
@@ -91,10 +90,7 @@ int lh_load(lua_State *L, const char *buf, size_t len, const char *chunkname, co
    * a call is, so a stop it takes ends with it, and an interrupt reaches it. */
   if (S->depth++ == 0) lh_turn(S);
   int status = lh_loadpieces(L, buf, len, chunkname, mode); /* lua_load is protected */
-  if (--S->depth == 0) {
-    lh_turn(S);
-    lh_end(L, S);
-  }
+  if (--S->depth == 0) lh_leave(L, S);
   S->enforce = enforce;
   return status;
 }

@@ -146,8 +146,7 @@ static int lh_request(lh_state *S, int reason, long long entries, int scoped) {
 }
 
 int lh_request_stop(lh_state *S, int reason) {
-  long long entries = atomic_load_explicit(&S->entries, memory_order_relaxed);
-  return lh_request(S, reason, entries, lh_scoped(reason));
+  return lh_request_stop_seen(S, reason, atomic_load_explicit(&S->entries, memory_order_relaxed));
 }
 
 int lh_request_stop_seen(lh_state *S, int reason, long long entries) {

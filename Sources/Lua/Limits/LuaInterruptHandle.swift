@@ -20,20 +20,12 @@ public struct LuaInterruptHandle: Sendable {
 
   /// For tests: how many outermost calls (and loads) of the state have begun plus ended,
   /// odd while one runs; nil once the state closed.
-  package var entries: Int64? {
-    target.guarded.withLock { guarded in
-      UnsafeMutablePointer<lh_state>(bitPattern: guarded.address).map { lh_entries($0) }
-    }
-  }
+  package var entries: Int64? { target.withOpenState { lh_entries($0) } }
 
   /// For tests: interrupts as a thread would that read ``entries`` as `entries` and only
   /// now gets to make its request (a race no test can otherwise arrange).
   package func interrupt(asSeenAt entries: Int64) {
-    target.guarded.withLock { guarded in
-      if let state = UnsafeMutablePointer<lh_state>(bitPattern: guarded.address) {
-        lh_request_stop_seen(state, Int32(LH_STOP_INTERRUPT), entries)
-      }
-    }
+    target.withOpenState { _ = lh_request_stop_seen($0, Int32(LH_STOP_INTERRUPT), entries) }
   }
 
   /// Whether the watchdog lists the state (from its first deadline until it closes). For
@@ -54,6 +46,8 @@ final class StopTarget: Sendable {
     var deadline: UInt64 = 0
     /// Whether the watchdog lists this target (from its first deadline until it closes).
     var isListed = false
+    /// The lh_state, or nil once closed.
+    var state: UnsafeMutablePointer<lh_state>? { UnsafeMutablePointer(bitPattern: address) }
   }
 
   let guarded: LockedValue<Guarded>
@@ -69,18 +63,19 @@ final class StopTarget: Sendable {
   /// Requests a stop that is not scoped to the entry running now: it stays until its
   /// requester clears it (lh_clearstop), as a task's cancellation does once its run is over.
   func requestSticky(_ reason: Int32) {
-    guarded.withLock { guarded in
-      if let state = UnsafeMutablePointer<lh_state>(bitPattern: guarded.address) {
-        lh_request_stop_sticky(state, reason)
-      }
-    }
+    withOpenState { lh_request_stop_sticky($0, reason) }
   }
 
   /// Requests a stop of the state `guarded` names, if it is open; the caller holds the lock.
   static func request(_ reason: Int32, in guarded: inout Guarded) {
-    if let state = UnsafeMutablePointer<lh_state>(bitPattern: guarded.address) {
-      lh_request_stop(state, reason)
-    }
+    if let state = guarded.state { _ = lh_request_stop(state, reason) }
+  }
+
+  /// Runs `body` on the lh_state holding the lock, so that the state cannot close
+  /// meanwhile; nil once it closed.
+  @discardableResult
+  func withOpenState<T>(_ body: (UnsafeMutablePointer<lh_state>) -> T) -> T? {
+    guarded.withLock { guarded in guarded.state.map(body) }
   }
 
   /// Called by the core just before it closes the state: requests reach nothing from now
