@@ -286,7 +286,14 @@ int lh_resumethread(lua_State *L, lua_State *co, int narg) {
   lua_State *outer = lh_switch(S, co);
   int nres;
   status = lua_resume(co, L, narg, &nres);
-  if (status == LUA_YIELD && lh_stopnow(S) != LH_STOP_NONE) lua_pop(co, nres);
+  /* A stop that lh_switchback raises drops what co yielded (co must not keep it for its
+   * next resume). A Ctrl-C is not raised there, so the values go to L as usual: dropping
+   * them and moving them still would take nres values from below co's frame. */
+  int reason = lh_stopnow(S);
+  if (status == LUA_YIELD && reason != LH_STOP_NONE && reason != LH_STOP_SIGNAL) {
+    lua_pop(co, nres);
+    nres = 0;
+  }
   lh_switchback(L, S, outer);
   if (status == LUA_OK || status == LUA_YIELD) {
     if (!lua_checkstack(L, nres + 1)) {
