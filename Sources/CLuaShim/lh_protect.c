@@ -86,13 +86,11 @@ int lh_load(lua_State *L, const char *buf, size_t len, const char *chunkname, co
   lh_state *S = lh_getstate(L);
   int enforce = S->enforce;
   S->enforce = 1;
-  /* The parser polls for stops and charges the budget (lh_load.c): loading from the host is
-   * an outermost entry as a call is, so the budget covers the parse, a stop it takes ends
-   * with it, and an interrupt reaches it. */
-  if (S->depth++ == 0) {
-    lh_turn(S);
-    lh_begin(L, S);
-  }
+  /* The parser polls for stops (lh_load.c): loading from the host is an outermost entry as
+   * a call is, so a stop it takes ends with it, and an interrupt reaches it. The budget is
+   * not started: the host's own setup chunks are loaded so too, and the parser charges by
+   * time, so a small budget would refuse them depending on the machine. */
+  if (S->depth++ == 0) lh_turn(S);
   int status = lh_loadpieces(L, buf, len, chunkname, mode); /* lua_load is protected */
   if (--S->depth == 0) lh_leave(L, S);
   S->enforce = enforce;
