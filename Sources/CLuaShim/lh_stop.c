@@ -35,10 +35,16 @@ void lh_arm(lua_State *L) { lua_sethook(L, lh_stophook, LH_ALLHOOKS, 1); }
 /* The budget's count hook, alone. */
 void lh_budget_hook(lua_State *L) { lua_sethook(L, lh_stophook, LUA_MASKCOUNT, LH_BUDGET_STEP); }
 
-/* Leaves on L only what the budget needs: its count hook, or nothing. */
+/* Leaves on L only what the budget needs: its count hook, or nothing. A count hook that
+ * is already the budget's is left as it is: setting it again restarts its count, and the
+ * instructions run since it last fired would be charged to no one (a loop that called
+ * something ending in lh_budget_pop in every step of under LH_BUDGET_STEP instructions
+ * was never charged at all). */
 static void lh_rehook(lua_State *L, lh_state *S) {
-  if (S->budget >= 0) lh_budget_hook(L);
-  else lua_sethook(L, NULL, 0, 0);
+  if (S->budget < 0) lua_sethook(L, NULL, 0, 0);
+  else if (lua_gethook(L) != lh_stophook || lua_gethookmask(L) != LUA_MASKCOUNT ||
+           lua_gethookcount(L) != LH_BUDGET_STEP)
+    lh_budget_hook(L);
 }
 
 /* Charges `instructions` to the budget, if one runs; returns the stop reason now pending. */
@@ -202,6 +208,8 @@ void lh_clearstop(lua_State *L) {
   lh_state *S = lh_getstate(L);
   if (S->depth == 0 && atomic_load(&S->stop) != 0) lh_end(L, S);
 }
+
+int lh_stop_pending(lua_State *L) { return lh_stopnow(lh_getstate(L)); }
 
 void lh_endstop(lua_State *L) {
   lh_state *S = lh_getstate(L);

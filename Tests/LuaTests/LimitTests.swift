@@ -81,6 +81,7 @@ import Testing
   @Test func instructionBudget() throws {
     let lua = try LuaState()
     lua.instructionLimit = 100_000
+    lua.timeout = .seconds(60)  // a hang guard: the budget must end the loop long before
     #expect(try failure(lua, "local i = 0 while true do i = i + 1 end").kind == .instructionLimit)
     #expect(try lua.run("local s = 0 for i = 1, 100 do s = s + i end return s") == [5050])
     lua.instructionLimit = nil
@@ -162,6 +163,47 @@ import Testing
       try lua.run("probe(function() while true do end end) went_on = true")
     }
     #expect(error.kind == .timeout)
+    #expect(try lua.globals().rawGet("went_on") == .nil)
+  }
+
+  @Test func anOuterDeadlineThatPassedBeforeANestedCallStaysSticky() throws {
+    let lua = try LuaState()
+    lua.timeout = .milliseconds(50)
+    try lua.register("probe") { arguments in
+      let function = try LuaFunction(luaValue: arguments[0])
+      // Quick calls, each with an hour of its own, until one meets the outer deadline's
+      // stop; then one more, made with that stop already pending. Neither may end it.
+      while (try? function.call(arguments: [], timeout: .seconds(3600))) != nil {}
+      _ = try? function.call(arguments: [], timeout: .seconds(3600))
+      return []
+    }
+    let error = try #require(throws: LuaError.self) {
+      try lua.run("probe(function() end) went_on = true")
+    }
+    #expect(error.kind == .timeout)
+    #expect(try lua.globals().rawGet("went_on") == .nil)
+  }
+
+  @Test func anOuterBudgetSpentBeforeANestedCallStaysSpent() throws {
+    let lua = try LuaState()
+    lua.instructionLimit = 100_000
+    lua.timeout = .seconds(60)  // a hang guard: the budget must end the loop long before
+    try lua.register("probe") { arguments in
+      let function = try LuaFunction(luaValue: arguments[0])
+      // The nested call gets a budget of its own, but the caller's, already spent, must
+      // still stop the caller.
+      _ = try? function.call(arguments: [], timeout: .seconds(3600))
+      return []
+    }
+    let error = try #require(throws: LuaError.self) {
+      try lua.run(
+        """
+        local t = setmetatable({}, {__index = function() probe(function() end) return 1 end})
+        for i = 1, 1e9 do local _ = t[i] end
+        went_on = true
+        """)
+    }
+    #expect(error.kind == .instructionLimit)
     #expect(try lua.globals().rawGet("went_on") == .nil)
   }
 }

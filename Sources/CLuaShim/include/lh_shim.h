@@ -148,6 +148,8 @@ int lh_stop_reason(lua_State *L, int idx);
 /// Forgets a stop requested after the outermost call returned (a deadline that passed just
 /// as the call ended) and removes its hooks. [-0, +0]
 void lh_clearstop(lua_State *L);
+/// The stop pending in L's state now (LH_STOP_NONE: none). On the owner's thread. [-0, +0]
+int lh_stop_pending(lua_State *L);
 /// Ends a stop now, whatever the depth: for a nested call that had a deadline of its own
 /// which has passed, while the outer call's has not. [-0, +0]
 void lh_endstop(lua_State *L);

@@ -9,7 +9,8 @@ extension LuaFunction {
   ///
   /// If this deadline passes first, the call fails with `.timeout` and the stop ends here,
   /// so the caller keeps running; if an outer deadline passes, the stop stays sticky as
-  /// usual and reaches the outer caller too.
+  /// usual and reaches the outer caller too. A stop already pending for the caller when
+  /// this call starts (its deadline or budget ran out) fails this call and stays too.
   /// - Throws: ``LuaError`` as ``call(arguments:)``, or `.timeout`.
   @discardableResult
   public func call(arguments: [LuaValue], timeout: Duration) throws -> [LuaValue] {
@@ -27,23 +28,32 @@ extension LuaFunction {
     let target = core.stopTarget
     let now = Watchdog.now()
     let nested = lh_getstate(stack.L).pointee.depth > 0
+    // The outer deadline first, then the stop: a deadline that fires between the two reads
+    // is seen as pending, and one that fired before as pending with no deadline left.
     let outer = nested ? watchdog.deadline(of: target) : core.timeout.map { now + $0 }
+    let callersStop = nested ? lh_stop_pending(stack.L) : Int32(LH_STOP_NONE)
     let inner = now + timeout.nanoseconds
     watchdog.arm(target, deadline: min(outer ?? .max, inner))
     let outerBudget = nested ? lh_budget_push(stack.L) : -1
     let status = lh_pcall(stack.L, Int32(arguments.count), LUA_MULTRET)
-    if nested, let outer {
-      watchdog.arm(target, deadline: outer)
-    } else {
-      watchdog.disarm(target)
-    }
+    // Disarmed before deciding whose stop ended the call, so that no deadline fires while
+    // it decides; the outer one is armed again after (or raised, if it has passed).
+    watchdog.disarm(target)
     let reason = status == LUA_OK ? Int32(LH_STOP_NONE) : lh_stop_reason(stack.L, -1)
-    if reason == Int32(LH_STOP_TIMEOUT), outer.map({ Watchdog.now() < $0 }) ?? true {
-      lh_endstop(stack.L)
-    } else if reason == Int32(LH_STOP_BUDGET), nested {
-      lh_endstop(stack.L)  // this call's own budget ran out; the caller's goes on
-    } else if !nested {
+    let outerPassed = outer.map { Watchdog.now() >= $0 } ?? false
+    if !nested {
       lh_clearstop(stack.L)
+    } else if callersStop == Int32(LH_STOP_NONE),
+      reason == Int32(LH_STOP_BUDGET) || (reason == Int32(LH_STOP_TIMEOUT) && !outerPassed)
+    {
+      lh_endstop(stack.L)  // this call's own deadline or budget; the caller's go on
+    }
+    if nested, let outer {
+      if outerPassed {
+        lh_request_stop_sticky(lh_getstate(stack.L), Int32(LH_STOP_TIMEOUT))
+      } else {
+        watchdog.arm(target, deadline: outer)
+      }
     }
     if nested { lh_budget_pop(stack.L, outerBudget) }
     guard status == LUA_OK else { throw stack.popError(status: status) }
