@@ -75,11 +75,15 @@ public final class View {
   /// that removes nothing pays one check for it.
   var parentBeforeRemoval: View?
 
+  // The two actions are unchecked for exclusivity: they are only read and assigned, never
+  // passed `inout`, so no two accesses can overlap, and the runtime's check of the read
+  // cost 76 instructions of every tap (about 1.5% of a tap from Lua, case 5a).
+
   /// The action ``tap()`` runs.
-  public var onTap: ViewAction?
+  @exclusivity(unchecked) public var onTap: ViewAction?
 
   /// The action ``setValue(_:)`` runs after the value changes.
-  public var onChange: ViewAction?
+  @exclusivity(unchecked) public var onChange: ViewAction?
 
   /// Handlers of an app-defined view's named events (a slider's `on_change`, say), which
   /// ``send(_:_:)`` runs. Built-in views use ``onTap`` and ``onChange`` instead.
