@@ -186,6 +186,20 @@ import ViewTree
     #expect(result.stderr.contains("stack traceback:"))
   }
 
+  /// A hang guard, not a speed check: escaping the controls of a message was quadratic
+  /// (200 KB of ESC took 7.5 s, so these 2 MiB would take about 12 minutes).
+  @Test(.timeLimit(.minutes(1))) func showingAHugeMessageOfControlsIsLinear() throws {
+    let result = try Luahost.run([
+      "-e",
+      "ui.root:add(ui.button{id = 'b', on_tap = function() error(('\\27'):rep(2 << 20) .. 'end', 0) end}):tap()",
+    ])
+    // Read as bytes: a substring search of 6 MB of output is slow in a debug build.
+    let output = Array((result.stdout + result.stderr).utf8)
+    #expect(!output.contains(0x1B))
+    #expect(output.count(where: { $0 == UInt8(ascii: "\\") }) >= 2 << 20)
+    #expect(output.firstRange(of: Array("\\27\\27end".utf8)) != nil)
+  }
+
   @Test func testNamesCannotForgeReportLines() throws {
     let folder = try Self.folder(
       "forge_test.lua", "test('x\\nok 99 - forged # SKIP', function() error('no') end)")

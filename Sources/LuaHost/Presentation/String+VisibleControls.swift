@@ -14,18 +14,21 @@ extension String {
         || (0x7F...0x9F).contains(scalar.value) || Self.invisibleBreaks.contains(scalar.value)
     }
     guard unicodeScalars.contains(where: isControl) else { return self }
-    var out = String.UnicodeScalarView()
+    // Built as UTF-8 bytes: `UnicodeScalarView.append(contentsOf:)` copied the whole text
+    // on every call, so a message of 200 KB of ESC took 7.5 s to show (a hostile review).
+    var out: [UInt8] = []
+    out.reserveCapacity(utf8.count + utf8.count / 4)
     for scalar in unicodeScalars {
       if isControl(scalar) {
         let escape =
           scalar.value < 0x80
           ? "\\\(scalar.value)" : "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-        out.append(contentsOf: escape.unicodeScalars)
+        out.append(contentsOf: escape.utf8)
       } else {
-        out.append(scalar)
+        out.append(contentsOf: UTF8.encode(scalar)!)
       }
     }
-    return String(out)
+    return String(decoding: out, as: UTF8.self)
   }
 
   /// Line and paragraph separators (a viewer may break a line there, with no label after)
@@ -42,22 +45,23 @@ extension LuaString {
   /// byte reaches a terminal that could read it as a control.
   package func visibleText(keepingNewlines: Bool = true) -> String {
     if let text = string { return text.visibleControls(keepingNewlines: keepingNewlines) }
-    var out = String.UnicodeScalarView()
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count + bytes.count / 4)
     var parser = Unicode.UTF8.ForwardParser()
     var iterator = bytes.makeIterator()
     var position = 0
     while true {
       switch parser.parseScalar(from: &iterator) {
       case .valid(let encoded):
-        out.append(Unicode.UTF8.decode(encoded))
+        out.append(contentsOf: encoded)
         position += encoded.count
       case .error(let length):
         for byte in bytes[position..<position + length] {
-          out.append(contentsOf: "\\\(byte)".unicodeScalars)
+          out.append(contentsOf: "\\\(byte)".utf8)
         }
         position += length
       case .emptyInput:
-        return String(out).visibleControls(keepingNewlines: keepingNewlines)
+        return String(decoding: out, as: UTF8.self).visibleControls(keepingNewlines: keepingNewlines)
       }
     }
   }
