@@ -61,7 +61,8 @@ extension LuaString {
         }
         position += length
       case .emptyInput:
-        return String(decoding: out, as: UTF8.self).visibleControls(keepingNewlines: keepingNewlines)
+        return String(decoding: out, as: UTF8.self).visibleControls(
+          keepingNewlines: keepingNewlines)
       }
     }
   }
