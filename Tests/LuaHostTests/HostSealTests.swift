@@ -200,6 +200,33 @@ import ViewTree
     #expect(output.firstRange(of: Array("\\27\\27end".utf8)) != nil)
   }
 
+  @Test func namesAndIdsAreTheirBytesAsInLua() throws {
+    let result = try Luahost.run([
+      "-e",
+      """
+      local g = ui.root:add(ui.group{id = '\\u{E9}'})
+      g.env['\\u{E9}'] = 1 g.env['e\\u{301}'] = 2
+      print(g.env['\\u{E9}'], g.env['e\\u{301}'], ui.find('e\\u{301}'), ui.find('\\u{E9}') == g)
+      """,
+    ])
+    #expect(result.stdout == "1\t2\tnil\ttrue\n", "\(result.stdout)\(result.stderr)")
+  }
+
+  /// A hang guard, not a speed check: a name was hashed by Unicode's rules on every view
+  /// a lookup walked, about 70 ns a character (the old binary was still reading after 100 s).
+  @Test(.timeLimit(.minutes(1))) func lookingUpALongNameThroughADeepTreeIsLinear() throws {
+    let result = try Luahost.run([
+      "-e",
+      """
+      local v = ui.root for i = 1, 3000 do v = v:add(ui.group{}) v.env.z = i end
+      local name = ('e\\u{301}'):rep(1 << 20)
+      ui.root.env[name] = 'top'
+      print(v.env[name], v.env.z, ui.find(name))
+      """,
+    ])
+    #expect(result.stdout == "top\t3000\tnil\n", "\(result.stdout)\(result.stderr)")
+  }
+
   @Test func testNamesCannotForgeReportLines() throws {
     let folder = try Self.folder(
       "forge_test.lua", "test('x\\nok 99 - forged # SKIP', function() error('no') end)")

@@ -11,6 +11,12 @@ extension LuaStack {
   /// Turns the error of a failed protected call into a `LuaError`. [-1, +0] (-0 for
   /// `LH_ERRSTACK`, which pushes nothing.)
   func popError(status: Int32) -> LuaError {
+    var error = uncharged(status: status)
+    if error.memoryAccount == nil { error.memoryAccount = core.memoryAccount }
+    return error
+  }
+
+  private func uncharged(status: Int32) -> LuaError {
     if status == LH_ERRSTACK {
       return LuaError(usage: "stack overflow: cannot make room on the Lua stack")
     }

@@ -54,6 +54,9 @@ public struct LuaError: Error, @unchecked Sendable {
   /// ``LuaEncoder`` or ``LuaDecoder``, the `EncodingError` or `DecodingError` with the full
   /// coding path, or the error a type's own `encode(to:)` or `init(from:)` threw.
   public var underlying: (any Error)?
+  /// The account of the state the error came from, if it has one: what the host keeps of
+  /// the error on the script's behalf (an alert) is charged there.
+  package var memoryAccount: LuaMemoryAccount?
 
   /// Creates an error.
   public init(

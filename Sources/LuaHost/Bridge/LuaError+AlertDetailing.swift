@@ -12,4 +12,6 @@ extension LuaError: AlertDetailing {
   /// The Swift error that crossed Lua (kind `LuaError/Kind/swift`), whose
   /// `LocalizedError` text the alert shows.
   public var underlyingError: (any Error)? { underlying }
+  /// The script whose state raised the error.
+  public var alertPayer: (any MemoryAccount)? { memoryAccount.map(ScriptMemoryAccount.init) }
 }

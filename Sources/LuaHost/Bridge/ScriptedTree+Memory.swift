@@ -73,6 +73,8 @@ extension ScriptedTree {
     }
     if let boundary = view.boundary {
       cost += boundary.title.utf8.count + boundary.dismissLabel.utf8.count
+      cost += boundary.retryLabel.utf8.count + boundary.resetLabel.utf8.count
+      cost += boundary.resetKeys.reduce(0) { $0 + $1.utf8.count + 16 }
     }
     return cost
   }

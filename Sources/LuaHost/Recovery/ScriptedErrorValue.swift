@@ -50,6 +50,8 @@ public struct ScriptedAlertError: Error, AlertDetailing, CustomStringConvertible
   public var tracebackText: String? { luaError.tracebackText }
   /// The message.
   public var description: String { message }
+  /// The script whose state raised it.
+  public var alertPayer: (any MemoryAccount)? { luaError.alertPayer }
 }
 
 extension ScriptedTree {

@@ -21,6 +21,10 @@ public protocol AlertDetailing: Error {
   /// The error's own ways out, shown as buttons before the boundary's (at most
   /// ``AlertAction/limit``).
   var alertActions: [AlertAction] { get }
+  /// The account that pays for the alert this error raises when the view it came from has
+  /// none: a script's error raised at a view the host made (its `ui.root`, a plugin's
+  /// panel) is still the script's, and counts against its memory limit.
+  var alertPayer: (any MemoryAccount)? { get }
 }
 
 extension AlertDetailing {
@@ -39,4 +43,6 @@ extension AlertDetailing {
   public var alertTitle: String? { nil }
   /// None.
   public var alertActions: [AlertAction] { [] }
+  /// None: only the view the error came from pays.
+  public var alertPayer: (any MemoryAccount)? { nil }
 }

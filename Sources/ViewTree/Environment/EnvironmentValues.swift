@@ -45,9 +45,10 @@ public struct EnvironmentValues {
   /// typed keys; they serve scripting bridges (`root.env.theme = "dark"`).
   public subscript(named name: String) -> Any? {
     get {
+      let key = ByteName(name)
       var node = view
       while let current = node {
-        if !current.namedEnvironment.isEmpty, let value = current.namedEnvironment[name] {
+        if !current.namedEnvironment.isEmpty, let value = current.namedEnvironment[key] {
           return value
         }
         node = current.parent
@@ -58,9 +59,9 @@ public struct EnvironmentValues {
       let watched = View.boundariesWithResetKeys.load(ordering: .relaxed) > 0
       let old = watched ? self[named: name] : nil
       if let newValue {
-        view?.namedEnvironment[name] = newValue
+        view?.namedEnvironment[ByteName(name)] = newValue
       } else {
-        view?.namedEnvironment.removeValue(forKey: name)
+        view?.namedEnvironment.removeValue(forKey: ByteName(name))
       }
       // Boundaries below that reset on this name do, unless the value stayed the same.
       if watched, !View.isSameValue(old, self[named: name]) { view?.namedValueChanged(name) }
@@ -69,13 +70,13 @@ public struct EnvironmentValues {
 
   /// The names of all named values the view sees, sorted.
   public var names: [String] {
-    var seen = Set<String>()
+    var seen = Set<ByteName>()
     var node = view
     while let current = node {
       seen.formUnion(current.namedEnvironment.keys)
       node = current.parent
     }
-    return seen.sorted()
+    return seen.map(\.text).sorted()
   }
 
   /// Whether the view or one of its ancestors sets `key`.

@@ -30,6 +30,6 @@ extension View {
 
   /// The names of the values set on this view itself, sorted.
   public var localEnvironmentNames: [String] {
-    namedEnvironment.keys.sorted()
+    namedEnvironment.keys.map(\.text).sorted()
   }
 }

@@ -55,7 +55,9 @@ extension View {
     let origin = context.origin
     defer { log(error, message: message, context: context) }
     if let index = pendingAlerts.firstIndex(where: {
-      $0.message == message && $0.title == title && origin.hasPath($0.path)
+      // By bytes (see `ByteName`): every pending alert is compared with each new one.
+      $0.message.hasSameBytes(as: message) && $0.title.hasSameBytes(as: title)
+        && origin.hasPath($0.path)
     }) {
       pendingAlerts[index].count += 1
       environment.alertPresenter?.countChanged(pendingAlerts[index], boundary: self)
@@ -71,8 +73,9 @@ extension View {
     retry?.origin = origin
     let actions = Self.actions(for: error, context: context, canRetry: retry != nil)
     // The view the error came from pays, so a script's alerts count against its memory
-    // limit wherever they are shown (with a small overdraft: its memory error is shown).
-    let account = origin.payingAccount
+    // limit wherever they are shown (with a small overdraft: its memory error is shown);
+    // at a view the host made, the script whose error it is.
+    let account = origin.payingAccount ?? (error as? any AlertDetailing)?.alertPayer
     let chain = context.chain.steps
     let cost =
       Alert.memoryCost(title: title, message: message, path: path, actions: actions)
@@ -87,8 +90,8 @@ extension View {
       handlerChain: chain)
     alert.retry = retry
     alert.charge = account.map { ($0, cost) }
-    if let retried = retriedAlert, retried.title == title, retried.message == message,
-      retried.path == path
+    if let retried = retriedAlert, retried.title.hasSameBytes(as: title),
+      retried.message.hasSameBytes(as: message), retried.path.hasSameBytes(as: path)
     {
       alert.count = retried.count + 1
       retriedAlert = nil

@@ -135,14 +135,18 @@ extension View {
   /// Resets the boundaries in this view's subtree that name `name` among their reset keys,
   /// see the value set here and show an alert. Called after the value changed.
   func namedValueChanged(_ name: String) {
+    // By bytes, hashed once: see `ByteName`.
+    let key = ByteName(name)
     var resets: [View] = []
     var pending = [self]
     while let view = pending.popLast() {
-      if view.isPresented, view.boundary?.resetKeys.contains(name) == true {
+      if view.isPresented,
+        view.boundary?.resetKeys.contains(where: { $0.hasSameBytes(as: name) }) == true
+      {
         resets.append(view)
       }
       // A view below that sets the name itself hides this value from its subtree.
-      pending.append(contentsOf: view.children.filter { $0.namedEnvironment[name] == nil })
+      pending.append(contentsOf: view.children.filter { $0.namedEnvironment[key] == nil })
     }
     for view in resets { view.reset() }
   }

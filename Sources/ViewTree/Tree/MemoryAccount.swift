@@ -32,5 +32,5 @@ extension View {
   }
 
   /// The value named `name` set on this view itself (not inherited), if any.
-  public func localEnvironmentValue(named name: String) -> Any? { namedEnvironment[name] }
+  public func localEnvironmentValue(named name: String) -> Any? { namedEnvironment[ByteName(name)] }
 }

@@ -128,7 +128,7 @@ public final class View {
   var typedEnvironment: [ObjectIdentifier: Any] = [:]
 
   /// Environment values set on this view, by name.
-  var namedEnvironment: [String: Any] = [:]
+  var namedEnvironment: [ByteName: Any] = [:]
 
   /// Who pays for the memory this view and the alerts it causes hold; see
   /// ``MemoryAccount``. Set it once, when the view is made.
