@@ -118,7 +118,9 @@ static void lh_why(lua_State *L) {
 /* Pushes the loader of `name` and its data (":preload:"), or notes why there is none and
  * pushes nothing. Returns whether a loader was found. */
 static int lh_preload(lua_State *L, const char *name) {
-  if (lua_getfield(L, lua_upvalueindex(1), "preload") != LUA_TTABLE)
+  /* The registry's table, as stock's searcher reads it: replacing package.preload does
+   * not change what require finds. */
+  if (lua_getfield(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE) != LUA_TTABLE)
     luaL_error(L, "'package.preload' must be a table");
   if (lua_getfield(L, -1, name) == LUA_TNIL) {
     lua_pop(L, 2);
@@ -135,9 +137,9 @@ static int lh_preload(lua_State *L, const char *name) {
  * returns the file's text only for a regular file inside the module folder. */
 static int lh_searchpath(lua_State *L, const char *name) {
   int base = lua_gettop(L);
-  if (lua_getfield(L, lua_upvalueindex(1), "path") != LUA_TSTRING)
-    luaL_error(L, "'package.path' must be a string");
-  const char *path = lua_tostring(L, -1);
+  lua_getfield(L, lua_upvalueindex(1), "path");
+  const char *path = lua_tostring(L, -1); /* a number converts, as in stock */
+  if (path == NULL) luaL_error(L, "'package.path' must be a string");
   const char *file = luaL_gsub(L, name, ".", "/");
   int top = lua_gettop(L);
   for (const char *t = path; *t != '\0';) {
@@ -160,10 +162,14 @@ static int lh_searchpath(lua_State *L, const char *name) {
       if (lua_type(L, -1) == LUA_TSTRING) {
         size_t size;
         const char *source = lua_tolstring(L, -1, &size);
+        lh_skipprefix(&source, &size); /* a BOM and a first line with # */
         lua_pushfstring(L, "@%s", filename);
-        if (lh_loadpieces(L, source, size, lua_tostring(L, -1), "t") != LUA_OK)
-          luaL_error(L, "error loading module '%s' from file '%s':\n\t%s", name, filename,
-                     lua_tostring(L, -1));
+        if (lh_loadpieces(L, source, size, lua_tostring(L, -1), "t") != LUA_OK) {
+          /* Raised as stock's searcher raises it, from below require: no position. */
+          lua_pushfstring(L, "error loading module '%s' from file '%s':\n\t%s", name, filename,
+                          lua_tostring(L, -1));
+          lua_error(L);
+        }
         lua_replace(L, base + 1); /* the loader */
         lua_pushstring(L, filename);
         lua_replace(L, base + 2); /* its data */

@@ -186,7 +186,7 @@ static int lh_getinfo(lua_State *L) {
     arg = 1;
     L1 = lua_tothread(L, 1);
   }
-  const char *options = luaL_optstring(L, arg + 2, "lnSrtuL");
+  const char *options = luaL_optstring(L, arg + 2, "lnSrtu"); /* stock's "flnSrtu" less f */
   if (strchr(options, 'f') != NULL)
     return luaL_argerror(L, arg + 2, "option 'f' is not allowed in the sandbox");
   /* checked here, before lua_getinfo, which may push onto the other thread and then fail */

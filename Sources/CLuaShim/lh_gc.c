@@ -26,6 +26,7 @@
 // lh_fin_sentinel_mt, the sentinels' metatable.
 #include "lh_private.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char lh_fin_registered = 0;
@@ -101,7 +102,10 @@ void lh_register_finalizer(lua_State *L, int idx, int mt_cache, int registered_c
   }
   lua_pop(L, 1);
   lua_pushvalue(L, idx);
-  lua_newuserdatauv(L, 0, 1);
+  /* The sentinel holds its registration's number: lua_close finalizes in reverse order of
+   * marking, and so does lh_finalize_all. */
+  lua_Integer *order = lua_newuserdatauv(L, sizeof(lua_Integer), 1);
+  *order = ++lh_getstate(L)->fin_count;
   lua_pushvalue(L, idx);
   lua_setiuservalue(L, -2, 1);
   if (lua_type(L, mt_cache) == LUA_TTABLE) {
@@ -251,19 +255,44 @@ int lh_sbcollectgarbage(lua_State *L) {
   return lua_gettop(L);
 }
 
-/* At close: every registered object is finalized (newest registration last), as
- * lua_close would have; then the queue runs. */
+static int lh_newer_first(const void *a, const void *b) {
+  lua_Integer x = *(const lua_Integer *)a, y = *(const lua_Integer *)b;
+  return (x < y) - (x > y);
+}
+
+/* At close: every registered object is finalized, the newest registration first, as
+ * lua_close finalizes in reverse order of marking; then the queue runs. */
 static int lh_finalize_all_k(lua_State *L) {
   lua_gc(L, LUA_GCCOLLECT);
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lh_fin_registered) == LUA_TTABLE) {
+    int registered = lua_gettop(L), queue = registered + 1, by = registered + 2;
     lh_registry_table(L, &lh_fin_queue, NULL);
+    /* A table's own order is its hash order: the objects go into `by` under their
+     * numbers, and the numbers are sorted in a buffer (a userdata: an error frees it). */
+    lua_newtable(L);
+    size_t n = 0;
     lua_pushnil(L);
-    while (lua_next(L, -3) != 0) {
+    while (lua_next(L, registered) != 0) {
+      lua_Integer order = *(lua_Integer *)lua_touserdata(L, -1);
       lua_pop(L, 1);
       lua_pushvalue(L, -1);
-      lua_rawseti(L, -3, (lua_Integer)lua_rawlen(L, -3) + 1);
+      lua_rawseti(L, by, order);
+      n++;
     }
-    lua_pop(L, 1);
+    lua_Integer *orders = lua_newuserdatauv(L, n * sizeof(lua_Integer) + 1, 0);
+    size_t i = 0;
+    lua_pushnil(L);
+    while (i < n && lua_next(L, by) != 0) {
+      lua_pop(L, 1);
+      orders[i++] = lua_tointeger(L, -1);
+    }
+    lua_settop(L, by + 1); /* a key left if the walk stopped at n */
+    qsort(orders, i, sizeof *orders, lh_newer_first);
+    for (size_t k = 0; k < i; k++) {
+      lua_rawgeti(L, by, orders[k]);
+      lua_rawseti(L, queue, (lua_Integer)lua_rawlen(L, queue) + 1);
+    }
+    lua_settop(L, registered);
     lua_pushnil(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &lh_fin_registered); /* the sentinels no longer queue */
     lh_getstate(L)->fin_pending = 1;

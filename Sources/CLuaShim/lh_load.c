@@ -67,6 +67,20 @@ static const char *lh_piece(lua_State *L, void *ud, size_t *size) {
   return piece;
 }
 
+void lh_skipprefix(const char **source, size_t *size) {
+  if (*size >= 3 && memcmp(*source, "\xEF\xBB\xBF", 3) == 0) {
+    *source += 3;
+    *size -= 3;
+  }
+  if (*size > 0 && **source == '#') {
+    const char *newline = memchr(*source, '\n', *size);
+    size_t skipped = newline ? (size_t)(newline - *source) : *size;
+    if (skipped + 1 < *size && (*source)[skipped + 1] == LUA_SIGNATURE[0]) skipped++;
+    *source += skipped;
+    *size -= skipped;
+  }
+}
+
 int lh_loadpieces(lua_State *L, const char *buf, size_t len, const char *chunkname,
                   const char *mode) {
   lh_pieces r = {buf, len, 0, 1, 0}; /* binary chunks are the caller's choice here */
@@ -78,7 +92,8 @@ int lh_sbload(lua_State *L) {
   const char *s = lua_tolstring(L, 1, &len);
   const char *mode = luaL_optstring(L, 3, "bt");
   int env = !lua_isnone(L, 4) ? 4 : 0;
-  lh_pieces r = {s, len, s == NULL, 0, 0};
+  /* Without 'b' in the mode, lua_load refuses a binary chunk itself, with stock's message. */
+  lh_pieces r = {s, len, s == NULL, strchr(mode, 'b') == NULL, 0};
   const char *chunkname;
   if (s != NULL) {
     chunkname = luaL_optstring(L, 2, s);
@@ -89,8 +104,11 @@ int lh_sbload(lua_State *L) {
   /* The host's own chunks carry this prefix, and the debug slice keeps its hands off
    * their functions (lh_debug.c): a script may not name a chunk so. (A source text used
    * as its own name cannot start with '=' and compile.) */
-  luaL_argcheck(L, strncmp(chunkname, LH_HOSTCHUNK, sizeof LH_HOSTCHUNK - 1) != 0, 2,
-                "chunk names starting with '" LH_HOSTCHUNK "' are the host's");
+  if (strncmp(chunkname, LH_HOSTCHUNK, sizeof LH_HOSTCHUNK - 1) == 0) {
+    luaL_pushfail(L); /* as load fails: nil and the reason */
+    lua_pushliteral(L, "chunk names starting with '" LH_HOSTCHUNK "' are the host's");
+    return 2;
+  }
   lua_settop(L, 5); /* slot 5 keeps the current piece of a reader function */
   int status = lua_load(L, lh_piece, &r, chunkname, mode);
   if (status == LUA_OK) {

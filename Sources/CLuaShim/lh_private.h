@@ -81,6 +81,10 @@ int lh_resumethread(lua_State *L, lua_State *co, int narg);
 /// The sandbox's load (text only). A lua_CFunction.
 int lh_sbload(lua_State *L);
 /// lua_load with the source handed over in pieces, polling in between. [-0, +1]
+/* Skips what luaL_loadfilex skips at the start of a file: a UTF-8 byte order mark, then a
+ * first line starting with '#' (up to its newline, which stays, so line numbers do, unless
+ * bytecode follows). */
+void lh_skipprefix(const char **source, size_t *size);
 int lh_loadpieces(lua_State *L, const char *buf, size_t len, const char *chunkname,
                   const char *mode);
 

@@ -133,6 +133,7 @@ void lh_setwarnings(lua_State *L, int on) { lua_warning(L, on ? "@on" : "@off", 
 void lh_writeline(const char *s, size_t len) {
   fwrite(s, 1, len, stdout);
   fputc('\n', stdout);
+  fflush(stdout); /* as lua_writeline does: a warning on stderr comes after the line */
 }
 
 /* A full collection that also finalizes what it found dead. In generational mode Lua's full

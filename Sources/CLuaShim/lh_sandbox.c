@@ -73,7 +73,7 @@ static int lh_applysandbox_k(lua_State *L) {
     lua_setfield(L, WORK, "config");
     lua_pushvalue(L, LOADED);
     lua_setfield(L, WORK, "loaded");
-    lua_newtable(L);
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE); /* require's, as in stock */
     lua_setfield(L, WORK, "preload");
     lua_pushvalue(L, PATH);
     lua_setfield(L, WORK, "path");

@@ -337,7 +337,7 @@ static int lh_refusedriven(lua_State *L, const char *what) {
 
 static int lh_coresume(lua_State *L) {
   lua_State *co = lua_tothread(L, 1);
-  luaL_argexpected(L, co, 1, "coroutine");
+  luaL_argexpected(L, co, 1, "thread"); /* stock liblua's word */
   if (co != L && lh_threaddriven(co)) return lh_refusedriven(L, "resume");
   int n = lh_resumethread(L, co, lua_gettop(L) - 1);
   if (n < 0) {
@@ -404,7 +404,7 @@ static int lh_seenrunning(lua_State *L, lua_State *co) {
 static int lh_coclose(lua_State *L) {
   lh_state *S = lh_getstate(L);
   lua_State *co = lua_tothread(L, 1);
-  luaL_argexpected(L, co, 1, "coroutine");
+  luaL_argexpected(L, co, 1, "thread"); /* stock liblua's word */
   if (lh_seenrunning(L, co)) return luaL_error(L, "cannot close a running coroutine");
   int status = lua_status(co);
   int suspended = status == LUA_YIELD ||
@@ -446,19 +446,22 @@ static int lh_corunning(lua_State *L) {
 
 static int lh_coisyieldable(lua_State *L) {
   lua_State *co = lua_isnone(L, 1) ? L : lua_tothread(L, 1);
-  luaL_argexpected(L, co, 1, "coroutine");
+  luaL_argexpected(L, co, 1, "thread"); /* stock liblua's word */
   lua_pushboolean(L, lua_isyieldable(co) && !lh_threaddriven(co));
   return 1;
 }
 
 static int lh_coyield(lua_State *L) {
-  if (lh_threaddriven(L)) return luaL_error(L, "attempt to yield from outside a coroutine");
+  if (lh_threaddriven(L)) { /* as liblua raises it: no position */
+    lua_pushliteral(L, "attempt to yield from outside a coroutine");
+    return lua_error(L);
+  }
   return lua_yield(L, lua_gettop(L));
 }
 
 static int lh_costatus(lua_State *L) {
   lua_State *co = lua_tothread(L, 1);
-  luaL_argexpected(L, co, 1, "coroutine");
+  luaL_argexpected(L, co, 1, "thread"); /* stock liblua's word */
   if (lh_seenrunning(L, co)) {
     lua_pushliteral(L, "running");
     return 1;

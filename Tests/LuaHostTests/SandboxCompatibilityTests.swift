@@ -5,7 +5,8 @@ import Testing
 /// Ordinary Lua runs unmodified in the sandbox: each program under `Tests/Fixtures/compat`
 /// (modules with `package.loaded`, `init.lua` and `spec/helper` names, classes with
 /// `__gc`, big linear pattern work, `debug.traceback` in a handler, a library in the
-/// usual style, `print` of raw bytes) prints exactly what the stock `lua5.4` prints.
+/// usual style, `print` of raw bytes, byte order marks and shebangs, liblua's messages)
+/// prints exactly what the stock `lua5.4` prints.
 @Suite(.timeLimit(.minutes(15))) struct SandboxCompatibilityTests {
   static var programs: [String] {
     let folder = Luahost.fixtures.appendingPathComponent("compat").path
@@ -30,6 +31,24 @@ import Testing
     #expect(ours.status == theirs.status, "\(ours.stderr)")
     #expect(ours.stdout == theirs.stdout)
     #expect(ours.stderr == theirs.stderr.replacingOccurrences(of: "lua5.4:", with: "luahost:"))
+  }
+
+  /// As `lua` runs one: trusted, a precompiled script runs (after a shebang line too);
+  /// sandboxed, bytecode is refused.
+  @Test func aPrecompiledScriptRunsOnlyTrusted() throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("precompiled-\(ProcessInfo.processInfo.processIdentifier).luac").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let dump = "'#!/usr/bin/lua\\n', string.dump(load('print(\"compiled\")'))"
+    let write = try Luahost.run([
+      "--trusted", "-e", "local f = assert(io.open('\(path)', 'wb')) f:write(\(dump)) f:close()",
+    ])
+    #expect(write.status == 0, "\(write.stderr)")
+    let trusted = try Luahost.run(["--trusted", path])
+    #expect(trusted.stdout == "compiled\n", "\(trusted.stderr)")
+    let sandboxed = try Luahost.run([path])
+    #expect(sandboxed.status == 1)
+    #expect(sandboxed.stderr.contains("attempt to load a binary chunk"), "\(sandboxed.stderr)")
   }
 
   static func runStock(in folder: String) throws -> (status: Int32, stdout: String, stderr: String)

@@ -79,6 +79,7 @@ typedef struct lh_state {
   int warn_on;        /* warnings are printed (`-W`, warn("@on")); off by default */
   int warn_cont;      /* the last warning piece asked to be continued */
   int fin_pending;    /* deferred finalizers are queued (see lh_gc.c) */
+  lua_Integer fin_count; /* objects registered for a finalizer so far (their order) */
   lua_State *fin_thread; /* where finalizers run at a safe point (lh_gc.c), or NULL */
   int finalizing;     /* script finalizers are running now (lh_drain_finalizers) */
   unsigned signals_taken; /* Ctrl-C stops raised so far (lh_stop.c) */

@@ -51,17 +51,21 @@ extension LuaState {
     try load(script: Self.readFile(path, regularFileOnly: true), name: "@" + path, mode: mode)
   }
 
-  /// Compiles script bytes as `lua` does for a file or stdin: a first line starting with
-  /// `#` (a shebang) is skipped, keeping its newline so line numbers stay right.
+  /// Compiles script bytes as `lua` does for a file or stdin: a UTF-8 byte order mark is
+  /// skipped, then a first line starting with `#` (a shebang), keeping its newline so line
+  /// numbers stay right. What follows may be precompiled when `mode` allows it (`lua`
+  /// checks for bytecode after those two as well).
   /// - Throws: as ``load(bytes:name:mode:)``.
   public func load(script bytes: [UInt8], name: String, mode: LuaLoadMode = .text) throws
     -> LuaFunction
   {
-    var bytes = bytes
-    if bytes.first == UInt8(ascii: "#") {
-      bytes.removeSubrange(..<(bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex))
+    var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    if start < bytes.count, bytes[start] == UInt8(ascii: "#") {
+      start = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+      // Before bytecode the newline goes too, as `lua` drops it there.
+      if start + 1 < bytes.count, bytes[start + 1] == 0x1B { start += 1 }
     }
-    return try load(bytes: bytes, name: name, mode: mode)
+    return try load(bytes: start == 0 ? bytes : Array(bytes[start...]), name: name, mode: mode)
   }
 
   /// Compiles and runs source text, returning all its results.

@@ -224,11 +224,11 @@ package struct ScriptRunner {
       }
     }
     if let script = options.script {
-      try runScript(script, tree: tree)
+      try runScript(script, tree: tree, trusted: options.trusted)
     } else if startsRepl {
       if !options.interactive && stdinIsTerminal { StandardStreams.out(Self.version + "\n") }
     } else if options.actions.isEmpty && !options.showVersion && !options.watch {
-      try runScript("-", tree: tree)
+      try runScript("-", tree: tree, trusted: options.trusted)
     }
   }
 
@@ -356,7 +356,7 @@ package struct ScriptRunner {
 
   /// Runs the script with the values of `arg[1]`, `arg[2]`, … as `...`, read from the
   /// global `arg` when the script starts (as `lua` does, so `-e` may change them).
-  private func runScript(_ script: String, tree: ScriptedTree) throws {
+  private func runScript(_ script: String, tree: ScriptedTree, trusted: Bool) throws {
     var bytes: [UInt8] = []
     if script == "-" {
       while case let c = getchar(), c != EOF { bytes.append(UInt8(truncatingIfNeeded: c)) }
@@ -365,7 +365,10 @@ package struct ScriptRunner {
       bytes = try LuaState.readFile(script)
     }
     let (chunk, arguments) = try tree.withState { lua -> (LuaFunction, [LuaValue]) in
-      let chunk = try lua.load(script: bytes, name: script == "-" ? "=stdin" : "@" + script)
+      // Trusted, a precompiled script runs, as with `lua`; sandboxed, bytecode is refused.
+      let chunk = try lua.load(
+        script: bytes, name: script == "-" ? "=stdin" : "@" + script,
+        mode: trusted ? .any : .text)
       guard case .table(let arg) = try lua.globals().get("arg") else {
         throw LuaError(kind: .runtime, message: "'arg' is not a table")
       }

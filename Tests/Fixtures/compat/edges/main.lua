@@ -1,0 +1,27 @@
+﻿#!/usr/bin/env lua
+-- A byte order mark and a shebang line start this file, and each module below.
+print((require("shebang")), (require("bommod")))
+
+-- require reads the registry's preload table, not whatever package.preload now holds.
+local preload = package.preload
+package.preload = {swapped = function() return "swapped in" end}
+print((pcall(require, "swapped")))
+preload.kept = function(name) return "kept " .. name end
+print(require("kept"))
+package.preload = preload
+
+-- A module that does not compile: the searcher's message, with no position of ours.
+local ok, message = pcall(function() local m = require("broken") return m end)
+print(ok, message:match("^error loading module 'broken' from file '") ~= nil)
+
+-- Messages as liblua words them.
+print(pcall(coroutine.resume, 1))
+print(pcall(coroutine.status, {}))
+print(pcall(coroutine.close, "x"))
+print(pcall(coroutine.isyieldable, 2))
+print(pcall(function() coroutine.yield() end))
+print(load("\27Lua", "bytes", "t"))
+
+-- Finalizers still pending at the end run newest first, as lua_close runs them.
+for i = 1, 12 do _G["object" .. i] = setmetatable({}, {__gc = function() print("gc", i) end}) end
+print("end of main")
