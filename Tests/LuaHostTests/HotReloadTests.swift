@@ -218,6 +218,20 @@ import ViewTree
     #expect(old.pendingWork.count == 0)
   }
 
+  /// `--watch` runs until stdin closes, also while a plugin's timers never end: they are
+  /// cancelled then (it waited for them first, so closing stdin did nothing). What the
+  /// timers print reaches the pipe as they print it.
+  @Test func luahostWatchEndsWithItsInputWhileAPluginsTimersRun() throws {
+    try write(
+      "local n = 0 local function tick() n = n + 1 print('tick ' .. n) timer.after(0.01, tick) end tick()"
+    )
+    let child = try LuahostChild(["--plugins", folder, "--watch"])
+    #expect(child.waitFor("[p] tick 3"))
+    let status = try child.finish()
+    #expect(
+      status == 0, "status \(status); stderr: \(String(reflecting: child.stderr.suffix(1500)))")
+  }
+
   @Test func luahostWatchReloadsUntilStdinCloses() throws {
     try write("print('version 1')")
     let child = try LuahostChild(["--plugins", folder, "--watch"])

@@ -29,13 +29,19 @@ extension ScriptRunner {
     return watcher
   }
 
-  /// Reads stdin to its end, discarding it: `--watch` without a script runs until then.
-  static func waitForEndOfInput() {
+  /// Reads stdin to its end, discarding it (`--watch` without a script runs until then),
+  /// or until `end` passes.
+  static func waitForEndOfInput(until end: ContinuousClock.Instant?) {
     StandardStreams.flush()
     var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
+    var input = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+    while end.map({ ContinuousClock.now < $0 }) ?? true {
+      // A tick of 100 ms, so that the end is seen while stdin stays open.
+      let ready = poll(&input, 1, 100)
+      if ready < 0 && errno != EINTR { return }
+      guard ready > 0 else { continue }
       let count = read(0, &buffer, buffer.count)
-      if count > 0 || (count < 0 && errno == EINTR) { continue }
+      if count > 0 || (count < 0 && (errno == EINTR || errno == EAGAIN)) { continue }
       return
     }
   }

@@ -171,15 +171,24 @@ package struct ScriptRunner {
       let work = appTree.pendingWork
       let end = runEnd
       var cancelled = false
-      // Past the end, each tick cancels the work in flight (the tree's, and the plugins'
-      // panels' below it); a timer that was running meanwhile may start one more, which
-      // the next tick cancels, so the wait ends.
+      // `--watch` with no script runs until stdin closes (the plugins' timers and reloads
+      // go on meanwhile), then cancels what is still pending: a plugin's endless timer
+      // chain must not keep it past its input. `--timeout` bounds this wait too.
+      let endsWithInput = options.watch && options.script == nil
+      if endsWithInput { Self.waitForEndOfInput(until: end) }
+      // Past the end (or, ending with the input, at once), each tick cancels the work in
+      // flight (the tree's, and the plugins' panels' below it); a timer that was running
+      // meanwhile may start one more, which the next tick cancels, so the wait ends.
       let cancelPastTheEnd = { () -> Bool in
-        guard let end, ContinuousClock.now >= end else { return false }
-        cancelled = true
+        if let end, ContinuousClock.now >= end {
+          cancelled = true
+        } else if !endsWithInput {
+          return false
+        }
         View.treeLock.withLock { appTree.root.cancelWork() }
         return false
       }
+      _ = cancelPastTheEnd()
       try Blocking.wait(poll: cancelPastTheEnd) {
         await work.idle()
         await plugins?.value.idle()
@@ -190,7 +199,6 @@ package struct ScriptRunner {
             + "left; they were cancelled")
         return .failure
       }
-      if options.watch && options.script == nil { Self.waitForEndOfInput() }
     }
     if let session {
       let terminal = stdinIsTerminal && isatty(1) != 0
@@ -261,8 +269,14 @@ package struct ScriptRunner {
     }
     let container = root.find("plugins") ?? View.stack(id: "plugins")
     if container.parent == nil && container !== root { try root.add(container) }
+    // Each line is flushed, as stock `print` flushes: a plugin's timers print while
+    // `--watch` runs on, into a pipe too.
     let host = options.limits.pluginHost(
-      container: container, output: { StandardStreams.out($0 + "\n") })
+      container: container,
+      output: { line in
+        StandardStreams.out(line + "\n")
+        StandardStreams.flush()
+      })
     for case .failure(let error) in host.loadAll(in: directory) {
       if case .capabilitiesNotAllowed(_, let capabilities) = error {
         report("\(error) (--allow \(capabilities.joined(separator: ",")))")
