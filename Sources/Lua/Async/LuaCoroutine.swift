@@ -290,7 +290,7 @@ public final class LuaCoroutine {
   /// Runs lh_step, pushed above the message handler with `values` values (the thread
   /// first), under `deadline` if this is the outermost call. Returns the operation the
   /// coroutine waits for, or nil when it finished (its results above the handler).
-  private static func step(
+  @inline(__always) private static func step(
     _ stack: LuaStack, core: LuaCore, values: Int32, deadline: UInt64?
   ) throws -> LuaAsyncOperation? {
     let state = lh_getstate(stack.L)!
