@@ -232,6 +232,26 @@ import ViewTree
       status == 0, "status \(status); stderr: \(String(reflecting: child.stderr.suffix(1500)))")
   }
 
+  /// Started with stdin closed, the watcher's inotify descriptor took number 0 and the wait
+  /// for the end of input read the watcher's events: the run never ended (and lost them).
+  @Test func luahostWatchStartedWithStdinClosedEnds() throws {
+    try write("print('closed')")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    // `timeout` is a bound for a hung child (it would exit 124), not a wait.
+    process.arguments = [
+      "-c", "exec timeout 120 \"$0\" --plugins \"$1\" --watch <&-", Luahost.executable.path,
+      folder,
+    ]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let printed = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(String(decoding: printed, as: UTF8.self) == "[p] closed\n")
+  }
+
   @Test func luahostWatchReloadsUntilStdinCloses() throws {
     try write("print('version 1')")
     let child = try LuahostChild(["--plugins", folder, "--watch"])
