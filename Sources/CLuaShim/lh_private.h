@@ -17,6 +17,9 @@ int lh_hostfunction(lua_State *L, int idx);
 /// Marks a task-driven coroutine, where async functions may be called (lh_async.c).
 void lh_markdriven(lua_State *L);
 int lh_threaddriven(lua_State *L);
+/* Whether L's current budget step was charged before its count ran out (lh_stop.c). */
+void lh_setprepaid(lua_State *L, int paid);
+int lh_prepaid(lua_State *L);
 
 /* lh_box.c */
 /// Runs the Swift closure boxed in upvalue 1 of the running C closure (lh_swift_dispatch),
@@ -126,6 +129,8 @@ void lh_record_oom(lh_state *S);
 int lh_finalize_at_safe_point(lua_State *L);
 /// Gives L the budget's count hook (lh_stop.c).
 void lh_budget_hook(lua_State *L);
+/// Ends L's budget step early: charges it in full unless it was paid (lh_stop.c).
+void lh_settle(lua_State *L, lh_state *S);
 /// The sandbox's collectgarbage: upvalue 1 is liblua's.
 int lh_sbcollectgarbage(lua_State *L);
 

@@ -9,7 +9,9 @@
 
 /* Each thread's extra space holds its lh_state pointer; bit 0 marks a coroutine whose hooks
  * Lua has switched off for good (see lh_markthread), bit 1 a task-driven coroutine (see
- * lh_async.c). lh_state is aligned, so the bits are free. */
+ * lh_async.c), bit 2 a thread whose current budget step is paid already (see lh_stop.c).
+ * lh_state comes from malloc, aligned to 16, so the bits are free. The main thread's bits
+ * stay clear: Lua copies them into every thread it makes. */
 void lh_markdriven(lua_State *L) { *(uintptr_t *)lua_getextraspace(L) |= 2; }
 
 int lh_threaddriven(lua_State *L) { return (int)(*(uintptr_t *)lua_getextraspace(L) >> 1 & 1); }
@@ -17,6 +19,13 @@ int lh_threaddriven(lua_State *L) { return (int)(*(uintptr_t *)lua_getextraspace
 void lh_markthread(lua_State *L) { *(uintptr_t *)lua_getextraspace(L) |= 1; }
 
 int lh_threadmarked(lua_State *L) { return (int)(*(uintptr_t *)lua_getextraspace(L) & 1); }
+
+void lh_setprepaid(lua_State *L, int paid) {
+  uintptr_t *bits = lua_getextraspace(L);
+  *bits = paid ? *bits | 4 : *bits & ~(uintptr_t)4;
+}
+
+int lh_prepaid(lua_State *L) { return (int)(*(uintptr_t *)lua_getextraspace(L) >> 2 & 1); }
 
 /* The limit applies only while S->enforce is set, i.e. inside a protected call, so an
  * allocation made while Swift frames are on the C stack never fails (short of the OS

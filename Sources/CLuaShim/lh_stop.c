@@ -35,18 +35,6 @@ void lh_arm(lua_State *L) { lua_sethook(L, lh_stophook, LH_ALLHOOKS, 1); }
 /* The budget's count hook, alone. */
 void lh_budget_hook(lua_State *L) { lua_sethook(L, lh_stophook, LUA_MASKCOUNT, LH_BUDGET_STEP); }
 
-/* Leaves on L only what the budget needs: its count hook, or nothing. A count hook that
- * is already the budget's is left as it is: setting it again restarts its count, and the
- * instructions run since it last fired would be charged to no one (a loop that called
- * something ending in lh_budget_pop in every step of under LH_BUDGET_STEP instructions
- * was never charged at all). */
-static void lh_rehook(lua_State *L, lh_state *S) {
-  if (S->budget < 0) lua_sethook(L, NULL, 0, 0);
-  else if (lua_gethook(L) != lh_stophook || lua_gethookmask(L) != LUA_MASKCOUNT ||
-           lua_gethookcount(L) != LH_BUDGET_STEP)
-    lh_budget_hook(L);
-}
-
 /* Charges `instructions` to the budget, if one runs; returns the stop reason now pending. */
 static int lh_pending(lh_state *S, long long instructions) {
   if (S->budget >= 0 && lh_stopnow(S) == LH_STOP_NONE) {
@@ -54,6 +42,45 @@ static int lh_pending(lh_state *S, long long instructions) {
     if (S->budget < 0) lh_request_stop(S, LH_STOP_BUDGET);
   }
   return lh_stopnow(S);
+}
+
+/* The budget counts each thread's instructions in steps of LH_BUDGET_STEP, with that
+ * thread's count hook, and charges a step as its count runs out. A count that stops short
+ * of that is never read (Lua has no call that reads it), so a step that ends early is
+ * charged in full as it ends, and marked paid, so the hook that ends it later charges
+ * nothing:
+ *   * a coroutine the script (or the host) resumed gives control back: it may never run
+ *     again, and every coroutine starts a fresh count (a loop of fresh coroutines that ran
+ *     999 instructions each was never charged);
+ *   * a thread hooked for a stop or a finalizer (lh_arm) gets the budget's hook back with a
+ *     fresh count (a finalizer that set up another finalizer each time it ran kept the
+ *     budget from ever being charged).
+ * So the budget charges at least what runs, and at most one step more per thread and per
+ * such early end. */
+void lh_settle(lua_State *L, lh_state *S) {
+  if (S->budget < 0 || lh_prepaid(L)) return;
+  lh_pending(S, LH_BUDGET_STEP);
+  lh_setprepaid(L, 1);
+}
+
+/* Leaves on L only what the budget needs: its count hook, or nothing. A count hook that
+ * is already the budget's is left as it is: setting it again restarts its count, and the
+ * instructions run since it last fired would be charged to no one (a loop that called
+ * something ending in lh_budget_pop in every step of under LH_BUDGET_STEP instructions
+ * was never charged at all). A thread hooked for a stop or a finalizer ends its step here
+ * (lh_settle) before the fresh count starts. */
+static void lh_rehook(lua_State *L, lh_state *S) {
+  if (S->budget < 0) {
+    lua_sethook(L, NULL, 0, 0);
+    return;
+  }
+  if (lua_gethook(L) == lh_stophook && lua_gethookmask(L) == LUA_MASKCOUNT &&
+      lua_gethookcount(L) == LH_BUDGET_STEP)
+    return;
+  if (lua_gethook(L) == lh_stophook) lh_settle(L, S);
+  lh_setprepaid(L, 0);
+  if (lh_stopnow(S) != LH_STOP_NONE) lh_arm(L); /* the step it settled spent the budget */
+  else lh_budget_hook(L);
 }
 
 /* The stop word: the reason in bits 0-2; bit 3 set for a stop scoped to one entry (an
@@ -107,7 +134,12 @@ void lh_poll(lua_State *L, long long steps) {
 static void lh_stophook(lua_State *L, lua_Debug *ar) {
   lh_state *S = lh_getstate(L);
   int counting = ar->event == LUA_HOOKCOUNT && lua_gethookcount(L) == LH_BUDGET_STEP;
-  int reason = lh_pending(S, counting ? LH_BUDGET_STEP : 0);
+  long long charge = 0;
+  if (counting) { /* a step ends: charged now, unless it was as it ended early (lh_settle) */
+    charge = lh_prepaid(L) ? 0 : LH_BUDGET_STEP;
+    lh_setprepaid(L, 0);
+  }
+  int reason = lh_pending(S, charge);
   if (reason == LH_STOP_NONE && S->fin_pending && !S->finalizing) {
     if (!counting) lh_rehook(L, S); /* before: the finalizers may hook L again */
     reason = lh_finalize_at_safe_point(L);
@@ -191,7 +223,10 @@ void lh_budget_pop(lua_State *L, long long saved) {
 
 void lh_begin(lua_State *L, lh_state *S) {
   S->budget = S->budget_limit;
-  if (S->budget >= 0) lh_budget_hook(L);
+  if (S->budget >= 0) {
+    lh_budget_hook(L);
+    lh_setprepaid(L, 0); /* a fresh count: its step is not paid yet */
+  }
 }
 
 void lh_end(lua_State *L, lh_state *S) {
@@ -216,7 +251,10 @@ void lh_endstop(lua_State *L) {
   long long budget = S->budget;
   lh_end(L, S);
   S->budget = budget; /* an instruction budget, if any, still runs */
-  if (budget >= 0) lh_budget_hook(L);
+  if (budget >= 0) {
+    lh_budget_hook(L);
+    lh_setprepaid(L, 0);
+  }
 }
 
 /* ---- Ctrl-C ---- */
@@ -294,6 +332,7 @@ int lh_resumethread(lua_State *L, lua_State *co, int narg) {
   lua_State *outer = lh_switch(S, co);
   int nres;
   status = lua_resume(co, L, narg, &nres);
+  lh_settle(co, S); /* co may never run again: its step so far is charged */
   /* A stop that lh_switchback raises drops what co yielded (co must not keep it for its
    * next resume). A Ctrl-C is not raised there, so the values go to L as usual: dropping
    * them and moving them still would take nres values from below co's frame. */
@@ -322,6 +361,7 @@ int lh_resumethread(lua_State *L, lua_State *co, int narg) {
 static int lh_reset(lua_State *L, lh_state *S, lua_State *co) {
   lua_State *outer = lh_switch(S, co);
   int status = lua_resetthread(co);
+  lh_settle(co, S);
   lh_switchback(L, S, outer);
   return status;
 }

@@ -253,6 +253,25 @@ import ViewTree
     #expect(lines.withLock { $0 } == ["[liar] hi", "[liar] [other] forged\\13[other] again"])
   }
 
+  /// Each finalizer sets up the next, so one is queued every collection: hooking the
+  /// script's thread for it restarted the budget's count, and what ran since the count last
+  /// ran out was never charged (a hostile review: 60 million turns of such a loop under a
+  /// budget of a million instructions). Counted in turns, not in time.
+  @Test func aFinalizerThatSetsUpTheNextCannotKeepTheBudgetFromCounting() throws {
+    let result = try Luahost.run([
+      "--instructions", "1000000", "-e",
+      """
+      local function renew() setmetatable({}, {__gc = renew}) end
+      renew()
+      for i = 1, 2e7 do local u = {} turns = i end
+      print('ended', turns)
+      """,
+    ])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("instruction limit exceeded"), "\(result.stderr)")
+    #expect(!result.stdout.contains("ended"), "\(result.stdout)")
+  }
+
   @Test func sandboxedScriptsHaveAMemoryLimitByDefault() throws {
     let result = try Luahost.run(["-e", "local t = {} for i = 1, 1e9 do t[i] = i end"])
     #expect(result.status == 1)

@@ -91,6 +91,36 @@ import Testing
       ])
   }
 
+  /// Every coroutine starts a fresh count of the budget's step, and one that ran less than a
+  /// step was never charged: a loop of fresh coroutines ran a hundred times its budget (a
+  /// hostile review), and nesting them multiplied that. A coroutine's step is charged as
+  /// it gives control back. Counted in turns, not in time.
+  @Test func freshCoroutinesCannotRunPastTheBudget() throws {
+    let lua = try LuaState()
+    lua.instructionLimit = 1_000_000
+    lua.timeout = .seconds(60)  // a hang guard: the budget must end the loop long before
+    let error = try #require(throws: LuaError.self) {
+      try lua.run(
+        """
+        local function short() for i = 1, 300 do end end
+        for i = 1, 1e6 do coroutine.wrap(short)() turns = i end
+        """)
+    }
+    #expect(error.kind == .instructionLimit)
+    // Each turn runs about 900 instructions in its coroutine.
+    let turns = try Int64(luaValue: lua.globals().rawGet("turns"))
+    #expect(turns < 2_000, "\(turns) turns under a budget of a million instructions")
+    // A generator resumed 100,000 times runs about a million instructions, and is charged
+    // about that: each step is charged once, when it first gives control back.
+    lua.instructionLimit = 2_000_000
+    #expect(
+      try lua.run(
+        """
+        local gen = coroutine.wrap(function() for i = 1, 1e5 do coroutine.yield(i) end end)
+        local s = 0 for i = 1, 1e5 do s = s + gen() end return s
+        """) == [5_000_050_000])
+  }
+
   @Test func interruptFromAnotherThread() async throws {
     let lua = try LuaState()
     let handle = lua.interruptHandle

@@ -225,10 +225,10 @@ lua_State *lh_newstate(size_t limit);
 /// Closes a state made by lh_newstate and frees its lh_state.
 void lh_close(lua_State *L);
 /// The per-state data of L (or of the state L is a coroutine of): a pointer in the thread's
-/// extra space, whose two low bits are flags (see lh_markdriven). Inline, because every
+/// extra space, whose three low bits are flags (see lh_markdriven). Inline, because every
 /// call between Swift and Lua reads it.
 static inline lh_state *lh_getstate(lua_State *L) {
-  return (lh_state *)(*(uintptr_t *)lua_getextraspace(L) & ~(uintptr_t)3);
+  return (lh_state *)(*(uintptr_t *)lua_getextraspace(L) & ~(uintptr_t)7);
 }
 /// Takes ownership of the trace of the last failed lh_pcall (NULL if none).
 lh_trace *lh_take_trace(lua_State *L);
