@@ -245,6 +245,7 @@ import ViewTree
     ]
     let output = Pipe()
     process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
     try process.run()
     let printed = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
@@ -256,6 +257,8 @@ import ViewTree
     try write("print('version 1')")
     let child = try LuahostChild(["--plugins", folder, "--watch"])
     #expect(child.waitFor("[p] version 1"))
+    // The plugin's line is out before the watch is set: an edit is seen from this line on.
+    #expect(child.waitFor("luahost: watch: watching", onStderr: true))
     try write("print('version 2')")
     #expect(child.waitFor("[p] version 2"))
     #expect(child.waitFor("luahost: watch: reloaded plugin p", onStderr: true))

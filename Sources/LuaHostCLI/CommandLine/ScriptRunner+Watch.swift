@@ -13,6 +13,9 @@ extension ScriptRunner {
   /// failure on stderr.
   static func watch(_ directory: String, with host: PluginHost) throws -> PluginWatcher {
     let watcher = try host.watch(directory)
+    // Said once the watch is set: an edit saved from now on is seen (one saved while the
+    // plugins loaded, before, may not be).
+    StandardStreams.error("luahost: watch: watching \(directory.visibleControls()) for changes\n")
     let events = watcher.events
     Task.detached {
       for await event in events {
