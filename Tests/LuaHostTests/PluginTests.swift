@@ -226,5 +226,18 @@ import ViewTree
     let manifest = try PluginManifest(
       source: "return {name = 'n', version = '2', capabilities = {'os'}}", defaultName: "x")
     #expect(manifest == PluginManifest(name: "n", version: "2", capabilities: [.os]))
+    // Read as a script is: a byte order mark and a `#` first line are skipped (they were
+    // refused), and a binary chunk still is.
+    #expect(
+      try PluginManifest(
+        source: "\u{FEFF}#!/usr/bin/env lua\nreturn {name = 'bom'}", defaultName: "x"
+      )
+      .name == "bom")
+    #expect(
+      throws: PluginError.badManifest(
+        plugin: "x", reason: "attempt to load a binary chunk (mode is 't')")
+    ) {
+      try PluginManifest(source: "#\n\u{1B}Lua", defaultName: "x")
+    }
   }
 }

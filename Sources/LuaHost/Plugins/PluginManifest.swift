@@ -33,7 +33,9 @@ public struct PluginManifest: Equatable, Sendable {
     lua.instructionLimit = 100_000
     let value: LuaValue
     do {
-      value = try lua.run(source, name: "=manifest.lua").first ?? .nil
+      // As a script is read: a byte order mark and a `#` first line are skipped.
+      value =
+        try lua.load(script: Array(source.utf8), name: "=manifest.lua").call().first ?? .nil
     } catch let error as LuaError {
       throw bad(error.message)
     }
