@@ -189,7 +189,7 @@ extension ScriptedComponent {
 
 /// What a component's setter stores in `view.properties` is charged to the script, as the
 /// built-in `text` is: a plugin cannot park its strings on the Swift side for free.
-@Suite(.timeLimit(.minutes(10))) struct ComponentPropertyChargeTests {
+@Suite(.timeLimit(.minutes(15))) struct ComponentPropertyChargeTests {
   @Test func storedPropertiesCountAgainstTheMemoryLimit() throws {
     var label = try ScriptedComponent("label")
     label.property(
