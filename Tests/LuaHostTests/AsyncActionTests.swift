@@ -66,7 +66,7 @@ func waitUntil(_ condition: () -> Bool) async -> Bool {
   return condition()
 }
 
-@Suite(.timeLimit(.minutes(15))) struct AsyncActionTests {
+@Suite(.timeLimit(.minutes(30))) struct AsyncActionTests {
   let root = View.window(id: "root")
   let inbox = AlertInbox()
   let tree: ScriptedTree
@@ -172,7 +172,7 @@ func waitUntil(_ condition: () -> Bool) async -> Bool {
   }
 }
 
-@Suite(.timeLimit(.minutes(15))) struct AsyncPluginTests {
+@Suite(.timeLimit(.minutes(30))) struct AsyncPluginTests {
   let root = View.window(id: "root")
   let container = View.stack(id: "plugins")
   let inbox = AlertInbox()

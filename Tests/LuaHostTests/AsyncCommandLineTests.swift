@@ -4,7 +4,7 @@ import Testing
 
 /// `luahost` with async work: scripts and plugins that wait, timers that outlive the main
 /// chunk, the REPL waiting for a line, `luahost test` waiting for an alert.
-@Suite(.timeLimit(.minutes(15))) struct AsyncCommandLineTests {
+@Suite(.timeLimit(.minutes(30))) struct AsyncCommandLineTests {
   @Test func luahostRunsUntilTheTimersOfTheScriptAndItsPluginsAreDone() throws {
     let folder = try Luahost.temporaryFolder([
       // The order is forced by events, not by delays: the main chunk waits (sleeping in

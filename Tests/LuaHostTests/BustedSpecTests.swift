@@ -4,7 +4,7 @@ import Testing
 
 /// busted specs (`*_spec.lua`) through `luahost test`, with Debian's busted and luassert
 /// (packages lua-busted and lua-luassert, which `scripts/setup` installs).
-@Suite(.timeLimit(.minutes(15))) struct BustedSpecTests {
+@Suite(.timeLimit(.minutes(30))) struct BustedSpecTests {
   var root: String {
     Luahost.fixtures.deletingLastPathComponent().deletingLastPathComponent().path
   }

@@ -4,7 +4,7 @@ import LuaHostCLI
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(15))) struct CommandLineTests {
+@Suite(.timeLimit(.minutes(30))) struct CommandLineTests {
   @Test func runsAFileWithItsArguments() throws {
     let result = try Luahost.run([Luahost.fixture("args.lua"), "one", "two"])
     #expect(result.status == 0)
@@ -162,7 +162,7 @@ import Testing
   }
 }
 
-@Suite(.timeLimit(.minutes(15))) struct SeedScenarioTests {
+@Suite(.timeLimit(.minutes(30))) struct SeedScenarioTests {
   @Test func seedExampleThroughTheRealBinary() throws {
     let script = Luahost.fixtures.deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("scripts/seed.lua").path
@@ -193,7 +193,7 @@ import Testing
   }
 }
 
-@Suite(.timeLimit(.minutes(15))) struct PluginCommandLineTests {
+@Suite(.timeLimit(.minutes(30))) struct PluginCommandLineTests {
   @Test func pluginsLoadFromTheCommandLine() throws {
     let result = try Luahost.run(
       [
@@ -220,7 +220,7 @@ import Testing
   }
 }
 
-@Suite(.timeLimit(.minutes(15))) struct BadInputTests {
+@Suite(.timeLimit(.minutes(30))) struct BadInputTests {
 
   @Test func invalidUTF8InStringsIsKeptAndInCodeIsASyntaxError() throws {
     let kept = try Luahost.temporaryFile(

@@ -4,7 +4,7 @@ import Testing
 import ViewTree
 
 /// An app embeds the console over its own window.
-@Suite(.timeLimit(.minutes(15))) struct ConsoleEmbeddingTests {
+@Suite(.timeLimit(.minutes(30))) struct ConsoleEmbeddingTests {
   let window = View.window(id: "app")
   let appPresenter = Recorder()
   let console: ReplSession

@@ -5,7 +5,7 @@ import Testing
 
 /// `luahost definitions`, through the real binary, checked with the real linter (luacheck)
 /// and against the reviewed snapshot in `Tests/Fixtures/definitions`.
-@Suite(.timeLimit(.minutes(15))) struct DefinitionsCommandTests {
+@Suite(.timeLimit(.minutes(30))) struct DefinitionsCommandTests {
   var root: String {
     Luahost.fixtures.deletingLastPathComponent().deletingLastPathComponent().path
   }

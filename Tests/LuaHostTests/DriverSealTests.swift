@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 21, class 6: the coroutines the host drives and the host's own Lua functions are
 /// opaque to the script.
-@Suite(.timeLimit(.minutes(15))) struct DriverSealTests {
+@Suite(.timeLimit(.minutes(30))) struct DriverSealTests {
   /// A script that keeps the coroutine its action runs in cannot resume it while the host
   /// waits on its behalf: `timer.sleep` would return values the script chose.
   @Test func aScriptCannotResumeACoroutineTheHostDrives() throws {

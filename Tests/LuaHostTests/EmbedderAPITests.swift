@@ -9,7 +9,7 @@ import ViewTree
 /// An app can do what `luahost` does (issue 24, item 10): await a plugin's function, run
 /// a main chunk that waits, write the JSON-lines error log, and reach a console session's
 /// state by the one rule every tree has.
-@Suite(.timeLimit(.minutes(15))) struct EmbedderAPITests {
+@Suite(.timeLimit(.minutes(30))) struct EmbedderAPITests {
   let root: View
   let container: View
   let recorder: RecordingAlertPresenter
@@ -201,7 +201,7 @@ enum ErrorLogEntryProbe {
 }
 
 /// A table a plugin returns is read holding the plugin's lock: `call(_:_:as:)`.
-@Suite(.timeLimit(.minutes(15))) struct TypedPluginCallTests {
+@Suite(.timeLimit(.minutes(30))) struct TypedPluginCallTests {
   @Test func aTableResultConvertsUnderThePluginsLock() throws {
     let (_, container, _) = try pluginWindow()
     let path = try Luahost.temporaryFile(

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 import ViewTree
 
-@Suite(.timeLimit(.minutes(15))) struct HostModuleTests {
+@Suite(.timeLimit(.minutes(30))) struct HostModuleTests {
   let root = View.window(id: "root")
   let container = View.stack(id: "plugins")
   let recorder = Recorder()

@@ -12,7 +12,7 @@ import ViewTree
 
 /// The sandbox's sealing where the host is involved: Swift-side memory, numbers handed to
 /// Swift, isolation of plugins, and output a script chooses. Each case failed before.
-@Suite(.timeLimit(.minutes(15))) struct HostSealTests {
+@Suite(.timeLimit(.minutes(30))) struct HostSealTests {
   static let mib = 1 << 20
 
   // MARK: 1. Memory the bridge keeps
@@ -355,7 +355,7 @@ import ViewTree
 }
 
 /// Sandboxed scripts take `-W` and `-l` as `lua` does.
-@Suite(.timeLimit(.minutes(15))) struct SandboxedOptionTests {
+@Suite(.timeLimit(.minutes(30))) struct SandboxedOptionTests {
   @Test func warningsGoToStderrWithW() throws {
     let quiet = try Luahost.run(["-e", "warn('hidden')"])
     #expect(quiet.stderr.isEmpty)

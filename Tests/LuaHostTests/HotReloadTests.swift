@@ -7,7 +7,7 @@ import ViewTree
 
 /// Hot reload with real file edits: each test loads a plugins folder, watches it, edits its
 /// files, and waits for the watcher's event (never for a fixed time).
-@Suite(.timeLimit(.minutes(15))) struct HotReloadTests {
+@Suite(.timeLimit(.minutes(30))) struct HotReloadTests {
   let root = View.window(id: "root")
   let container = View.stack(id: "plugins")
   let lines = LockedValue<[String]>([])

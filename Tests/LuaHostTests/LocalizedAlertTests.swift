@@ -14,7 +14,7 @@ struct Described: Error, CustomStringConvertible {
   var description: String { "described in its own words" }
 }
 
-@Suite(.timeLimit(.minutes(15))) struct LocalizedAlertTests: ScriptedWindowSuite {
+@Suite(.timeLimit(.minutes(30))) struct LocalizedAlertTests: ScriptedWindowSuite {
   let root = View.window(id: "root")
   let recorder = Recorder()
   let tree: ScriptedTree

@@ -5,7 +5,7 @@ import Testing
 /// `luahost` standing in for the `lua` interpreter, on the points Lua's own test suite
 /// (`testes/main.lua`) checks. Each expectation is what `lua5.4` does on this machine.
 // A hang guard (generous: under the sanitizers a test may wait minutes for a thread).
-@Suite(.timeLimit(.minutes(15))) struct LuaCompatibilityTests {
+@Suite(.timeLimit(.minutes(30))) struct LuaCompatibilityTests {
   @Test func warningsFollowWarnControlAndTheWFlag() throws {
     let path = try Luahost.temporaryFile(
       """

@@ -7,7 +7,7 @@ import ViewTree
 
 /// `LuaDefinitions` and `PluginHost.definitions()`, the library call apps use: what they
 /// read from the live API, and how an app's components and modules carry their docs.
-@Suite(.timeLimit(.minutes(15))) struct LuaDefinitionsTests {
+@Suite(.timeLimit(.minutes(30))) struct LuaDefinitionsTests {
   /// A component and a module as an app declares and describes them.
   static func documentedHost() throws -> PluginHost {
     var slider = try ScriptedComponent("slider")

@@ -4,7 +4,7 @@ import Testing
 
 /// `LUA_INIT` and `LUA_INIT_5_4`, as `lua` reads them: the versioned name wins, `@file`
 /// runs a file, and `-E` ignores both.
-@Suite(.timeLimit(.minutes(15))) struct LuaInitTests {
+@Suite(.timeLimit(.minutes(30))) struct LuaInitTests {
   @Test func versionedNameWinsOverThePlainOne() throws {
     let result = try Luahost.run(
       ["-e", "print(source)"],

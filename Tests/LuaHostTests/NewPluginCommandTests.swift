@@ -4,7 +4,7 @@ import Testing
 
 /// `luahost new plugin`, through the real binary: the plugin it makes runs, passes its own
 /// tests and the linter as made; bad names and taken folders are refused.
-@Suite(.timeLimit(.minutes(15))) struct NewPluginCommandTests {
+@Suite(.timeLimit(.minutes(30))) struct NewPluginCommandTests {
   func newFolder() throws -> String {
     let folder = try Luahost.temporaryFolder([:])
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

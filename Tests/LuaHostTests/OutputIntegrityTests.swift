@@ -5,7 +5,7 @@ import Testing
 /// Issue 21, classes 2-4 and the REPL's numbers: what reaches the terminal or the error log
 /// on a script's behalf cannot pass for another plugin's output, a test report's line or
 /// another plugin's error, and bad numbers are refused with a message.
-@Suite(.timeLimit(.minutes(15))) struct OutputIntegrityTests {
+@Suite(.timeLimit(.minutes(30))) struct OutputIntegrityTests {
   @Test func aManifestNameThatWouldForgeALabelIsRefused() throws {
     let folder = try Luahost.temporaryFolder([
       "plugins/forger/manifest.lua": "return { name = 'x\\n[counter' }",

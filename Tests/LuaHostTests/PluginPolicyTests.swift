@@ -7,7 +7,7 @@ import ViewTree
 
 /// The app decides each plugin's panel policy (issue 24, item 6): Try again, Reset, reset
 /// keys, limits and capabilities, per plugin, kept across reload and reset.
-@Suite(.timeLimit(.minutes(15))) struct PluginPolicyTests {
+@Suite(.timeLimit(.minutes(30))) struct PluginPolicyTests {
   let root: View
   let container: View
   let recorder: RecordingAlertPresenter

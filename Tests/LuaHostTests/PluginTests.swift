@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 import ViewTree
 
-@Suite(.timeLimit(.minutes(15))) struct PluginTests {
+@Suite(.timeLimit(.minutes(30))) struct PluginTests {
   let root = View.window(id: "root")
   let container = View.stack(id: "plugins")
   let recorder = Recorder()

@@ -4,7 +4,7 @@ import Testing
 
 /// Recovery through the real binary: the piped transcript's buttons and `.choose`, and
 /// `--error-log`.
-@Suite(.timeLimit(.minutes(15))) struct RecoveryCommandLineTests {
+@Suite(.timeLimit(.minutes(30))) struct RecoveryCommandLineTests {
   static let retrying = """
     b = ui.root:add(ui.boundary{ id = 'b', retry = true }) n = 0
     b:add(ui.button{ id = 's', on_tap = function() n = n + 1 if n < 3 then error('busy', 0) end end }):tap()

@@ -7,7 +7,7 @@ import ViewTree
 
 /// The REPL's logic, driven through `ReplSession` (no process, no terminal): commands,
 /// evaluation, pretty printing and completion.
-@Suite(.timeLimit(.minutes(15))) struct ReplSessionTests {
+@Suite(.timeLimit(.minutes(30))) struct ReplSessionTests {
   let session: ReplSession
 
   init() throws {

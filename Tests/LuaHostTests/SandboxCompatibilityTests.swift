@@ -7,7 +7,7 @@ import Testing
 /// `__gc`, big linear pattern work, `debug.traceback` in a handler, a library in the
 /// usual style, `print` of raw bytes, byte order marks and shebangs, liblua's messages)
 /// prints exactly what the stock `lua5.4` prints.
-@Suite(.timeLimit(.minutes(15))) struct SandboxCompatibilityTests {
+@Suite(.timeLimit(.minutes(30))) struct SandboxCompatibilityTests {
   static var programs: [String] {
     let folder = Luahost.fixtures.appendingPathComponent("compat").path
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []

@@ -54,7 +54,7 @@ extension ScriptedComponent {
   }
 }
 
-@Suite(.timeLimit(.minutes(15))) struct ScriptedComponentTests {
+@Suite(.timeLimit(.minutes(30))) struct ScriptedComponentTests {
   let root = View.window(id: "root")
   let recorder = Recorder()
   let tree: ScriptedTree
@@ -208,7 +208,7 @@ extension ScriptedComponent {
   }
 }
 
-@Suite(.timeLimit(.minutes(15))) struct PluginComponentTests {
+@Suite(.timeLimit(.minutes(30))) struct PluginComponentTests {
   let root = View.window(id: "root")
   let container = View.stack(id: "plugins")
   let recorder = Recorder()

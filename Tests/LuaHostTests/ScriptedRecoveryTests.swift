@@ -16,7 +16,7 @@ private struct GoneOffline: RecoverableError, CustomStringConvertible {
   var description: String { "offline" }
 }
 
-@Suite(.timeLimit(.minutes(15))) struct ScriptedRecoveryTests: ScriptedWindowSuite {
+@Suite(.timeLimit(.minutes(30))) struct ScriptedRecoveryTests: ScriptedWindowSuite {
   let root = View.window(id: "root")
   let recorder = Recorder()
   let tree: ScriptedTree

@@ -28,7 +28,7 @@ extension ScriptedWindowSuite {
   func run(_ code: String) throws -> [LuaValue] { try tree.run(code, name: "=test") }
 }
 
-@Suite(.timeLimit(.minutes(15))) struct ScriptedTreeTests: ScriptedWindowSuite {
+@Suite(.timeLimit(.minutes(30))) struct ScriptedTreeTests: ScriptedWindowSuite {
   let root = View.window(id: "root")
   let recorder = Recorder()
   let tree: ScriptedTree
@@ -292,7 +292,7 @@ extension ScriptedWindowSuite {
   }
 }
 
-@Suite(.timeLimit(.minutes(15))) struct ScriptedTreeLifetimeTests {
+@Suite(.timeLimit(.minutes(30))) struct ScriptedTreeLifetimeTests {
   final class Probe {
     let onDeinit: () -> Void
     init(_ onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
@@ -327,7 +327,7 @@ extension ScriptedWindowSuite {
   }
 }
 
-@Suite(.timeLimit(.minutes(15))) struct ScriptedModuleTests {
+@Suite(.timeLimit(.minutes(30))) struct ScriptedModuleTests {
   @Test func uiIsReadOnlyEvenWithRawset() throws {
     let tree = try ScriptedTree(lua: LuaState(sandbox: LuaSandbox()), root: View.window(id: "root"))
     let raw = try #require(throws: LuaError.self) { try tree.run("rawset(ui, 'find', nil)") }

@@ -6,7 +6,7 @@ import ViewTree
 /// The `ui` bridge's values, constructors and alert fields, seen from Lua: `set_value` and
 /// `value =` with `on_change`, `ui.text_field`, `ui.group`, `ui.window`, `is_boundary`, and
 /// the `unhandled`, `location` and `traceback` fields of `view.alert`.
-@Suite(.timeLimit(.minutes(15))) struct ScriptedViewFieldTests: ScriptedWindowSuite {
+@Suite(.timeLimit(.minutes(30))) struct ScriptedViewFieldTests: ScriptedWindowSuite {
   let root = View.window(id: "root")
   let recorder = Recorder()
   let tree: ScriptedTree

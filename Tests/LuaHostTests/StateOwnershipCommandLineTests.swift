@@ -4,7 +4,7 @@ import Testing
 
 /// `luahost` with timers racing the script: the state has one owner, so timers wait for
 /// the main chunk (and each other) instead of running the same `lua_State` at once.
-@Suite(.timeLimit(.minutes(15))) struct StateOwnershipCommandLineTests {
+@Suite(.timeLimit(.minutes(30))) struct StateOwnershipCommandLineTests {
   /// Issue 21's one-liner crashed 7 runs of 7 (SIGSEGV): 300 timers fired on pool threads
   /// while `-e` code ran on the main thread without the state's lock.
   @Test func timersThatFireWhileTheScriptRunsWaitForIt() throws {
@@ -61,7 +61,7 @@ import Testing
 
 /// `--timeout` bounds the whole run (issue 21): an endless timer chain under `--timeout 1s`
 /// ends, with its work cancelled and a failure; a run that finishes in time is unaffected.
-@Suite(.timeLimit(.minutes(15))) struct WholeRunTimeoutTests {
+@Suite(.timeLimit(.minutes(30))) struct WholeRunTimeoutTests {
   @Test func anEndlessTimerChainEndsAtTheTimeout() throws {
     let chain = "local function f() timer.after(0.01, f) end f()"
     let result = try Luahost.run(["--timeout", "1s", "-e", chain])

@@ -7,7 +7,7 @@ import Testing
 /// sandboxed and `luahost --trusted` (liblua's own functions), compared byte for byte; and
 /// the C harness (`scripts/differential`), which compares the shim's functions with
 /// liblua's in one process. CI runs both harder (`.ci/run`).
-@Suite(.timeLimit(.minutes(15))) struct StockDifferentialTests {
+@Suite(.timeLimit(.minutes(30))) struct StockDifferentialTests {
   static let generator = Luahost.fixture("differential/stock.lua")
 
   @Test(arguments: [2, 3]) func theSandboxGivesStocksResults(seed: Int) throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 21, class 5: Swift memory a script keeps alive, or makes again and again, is
 /// charged to its account, so `--memory` bounds the process's growth.
-@Suite(.timeLimit(.minutes(15))) struct SwiftMemoryChargeTests {
+@Suite(.timeLimit(.minutes(30))) struct SwiftMemoryChargeTests {
   /// Far above what the runs need with their 32 MiB limits, far below what they reached
   /// when Swift's part was free (757 MB for the kept `choose` functions).
   static let ceiling = 250 << 20

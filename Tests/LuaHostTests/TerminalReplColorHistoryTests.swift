@@ -4,7 +4,7 @@ import Testing
 
 /// The REPL on a pseudo-terminal: coloured results (not with `NO_COLOR` or `TERM=dumb`),
 /// the 1,000-entry history cap, and a multi-line chunk as one history entry.
-@Suite(.serialized, .timeLimit(.minutes(15))) struct TerminalReplColorHistoryTests {
+@Suite(.serialized, .timeLimit(.minutes(30))) struct TerminalReplColorHistoryTests {
   let state = FileManager.default.temporaryDirectory
     .appendingPathComponent("luahost-pty-history-\(UUID())").path
   var historyFile: String { state + "/luahost/history" }

@@ -4,7 +4,7 @@ import Testing
 
 /// The REPL on a real pseudo-terminal: line editing, completion, continuation, Ctrl-C,
 /// Ctrl-D, alert boxes and history.
-@Suite(.serialized, .timeLimit(.minutes(15))) struct TerminalReplTests {
+@Suite(.serialized, .timeLimit(.minutes(30))) struct TerminalReplTests {
   let state = FileManager.default.temporaryDirectory.appendingPathComponent("luahost-pty-\(UUID())")
     .path
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `luahost test` colours its report only on a terminal, and not with `NO_COLOR` or
 /// `TERM=dumb`.
-@Suite(.serialized, .timeLimit(.minutes(15))) struct TestCommandColorTests {
+@Suite(.serialized, .timeLimit(.minutes(30))) struct TestCommandColorTests {
   static let files = [
     "colors_test.lua": """
     test("passes", function() end)

@@ -22,7 +22,7 @@ final class TestFolder {
 
 /// `luahost test`: the error kinds of `expect.error`, discovery, the default PATH and
 /// `--allow`.
-@Suite(.timeLimit(.minutes(15))) struct TestCommandKindTests {
+@Suite(.timeLimit(.minutes(30))) struct TestCommandKindTests {
   @Test func memorySwiftAndRuntimeKindsPass() throws {
     let folder = try TestFolder([
       "kinds_test.lua": """
@@ -134,7 +134,7 @@ final class TestFolder {
 }
 
 /// `expect.error(fn, "instructions")` with `luahost test --instructions`.
-@Suite(.timeLimit(.minutes(15))) struct TestCommandBudgetTests {
+@Suite(.timeLimit(.minutes(30))) struct TestCommandBudgetTests {
   @Test func anInstructionBudgetCanBeExpected() throws {
     let folder = try Luahost.temporaryFile("").appending(".d")
     #expect(mkdir(folder, 0o755) == 0)

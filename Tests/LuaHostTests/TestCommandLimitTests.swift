@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 22, part 5: `luahost test` takes every limit flag as `luahost` does, and says when
 /// a plugin under test could not load.
-@Suite(.timeLimit(.minutes(15))) struct TestCommandLimitTests {
+@Suite(.timeLimit(.minutes(30))) struct TestCommandLimitTests {
   /// 96 MiB is past the default 64 MiB limit: only `--memory none` lets it through.
   static let big = """
     test('allocates 96 MiB', function()

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `luahost test`, through the real binary.
-@Suite(.timeLimit(.minutes(15))) struct TestCommandTests {
+@Suite(.timeLimit(.minutes(30))) struct TestCommandTests {
   var root: String {
     Luahost.fixtures.deletingLastPathComponent().deletingLastPathComponent().path
   }

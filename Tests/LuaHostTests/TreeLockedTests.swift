@@ -6,7 +6,7 @@ import ViewTree
 
 /// `TreeLocked`: a model guarded by the tree lock, for sync views and async work, which
 /// cannot be handed to another thread while `withValue` borrows it.
-@Suite(.timeLimit(.minutes(15))) struct TreeLockedTests {
+@Suite(.timeLimit(.minutes(30))) struct TreeLockedTests {
   @Test func threadsAndTasksTakeTurns() async throws {
     let counter = TreeLocked(0)
     await withTaskGroup(of: Void.self) { group in

@@ -53,7 +53,7 @@ extension ScriptedComponent {
   }
 }
 
-@Suite(.timeLimit(.minutes(15))) struct TypedComponentTests {
+@Suite(.timeLimit(.minutes(30))) struct TypedComponentTests {
   let root = View.window(id: "root")
   let tree: ScriptedTree
 
@@ -159,7 +159,7 @@ extension ScriptedComponent {
   }
 }
 
-@Suite(.timeLimit(.minutes(15))) struct TypedComponentPluginTests {
+@Suite(.timeLimit(.minutes(30))) struct TypedComponentPluginTests {
   let root = View.window(id: "root")
   let container = View.stack(id: "plugins")
   let host: PluginHost
@@ -189,7 +189,7 @@ extension ScriptedComponent {
 
 /// What a component's setter stores in `view.properties` is charged to the script, as the
 /// built-in `text` is: a plugin cannot park its strings on the Swift side for free.
-@Suite(.timeLimit(.minutes(15))) struct ComponentPropertyChargeTests {
+@Suite(.timeLimit(.minutes(30))) struct ComponentPropertyChargeTests {
   @Test func storedPropertiesCountAgainstTheMemoryLimit() throws {
     var label = try ScriptedComponent("label")
     label.property(

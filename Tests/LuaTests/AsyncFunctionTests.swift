@@ -44,7 +44,7 @@ actor ScriptActor {
   }
 }
 
-@Suite(.timeLimit(.minutes(15))) struct AsyncFunctionTests {
+@Suite(.timeLimit(.minutes(30))) struct AsyncFunctionTests {
   let lua: LuaState
 
   init() throws {

@@ -6,7 +6,7 @@ import Testing
 /// did not make as a Swift object: both crashed the host while boxes were recognised by
 /// their metatable. (Swapping a Swift function's upvalue with `debug.setupvalue` is left
 /// as unsafe as it is for stock C closures: see `lh_dispatchboxed`.)
-@Suite(.timeLimit(.minutes(15))) struct BoxForgeryTests {
+@Suite(.timeLimit(.minutes(30))) struct BoxForgeryTests {
   final class Counter { var n = 7 }
 
   let lua: LuaState

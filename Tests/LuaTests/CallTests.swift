@@ -13,7 +13,7 @@ final class DeinitCounter {
   var count = 0
 }
 
-@Suite(.timeLimit(.minutes(15))) struct CallTests {
+@Suite(.timeLimit(.minutes(30))) struct CallTests {
   let lua: LuaState
   init() throws { lua = try LuaState() }
 

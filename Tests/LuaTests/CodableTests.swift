@@ -96,7 +96,7 @@ private final class Derived: Base {
   }
 }
 
-@Suite(.timeLimit(.minutes(15))) struct CodableTests {
+@Suite(.timeLimit(.minutes(30))) struct CodableTests {
   let lua: LuaState
   init() throws { lua = try LuaState() }
 
@@ -431,7 +431,7 @@ private final class Derived: Base {
 
 /// A hostile table that holds one row a thousand times: decoding it in full would build a
 /// million values from a few KiB of Lua; the budget stops it with the path.
-@Suite(.timeLimit(.minutes(15))) struct CodableBudgetTests {
+@Suite(.timeLimit(.minutes(30))) struct CodableBudgetTests {
   struct Rows: Codable { var rows: [[Int]] }
 
   @Test func aSharedSubtableCannotMultiplyTheWork() throws {

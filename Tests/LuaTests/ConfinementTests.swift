@@ -4,7 +4,7 @@ import Testing
 
 /// One owner per state: a confined state is used only by the thread that holds its lock,
 /// and a close asked for from inside the state's own code waits until that code returned.
-@Suite(.timeLimit(.minutes(15))) struct ConfinementTests {
+@Suite(.timeLimit(.minutes(30))) struct ConfinementTests {
   @Test func aConfinedStateIsUsableWhileItsLockIsHeld() throws {
     let lua = try LuaState()
     lua.confine()

@@ -1,7 +1,7 @@
 import Lua
 import Testing
 
-@Suite(.timeLimit(.minutes(15))) struct ConversionTests {
+@Suite(.timeLimit(.minutes(30))) struct ConversionTests {
   let lua: LuaState
   init() throws { lua = try LuaState() }
 

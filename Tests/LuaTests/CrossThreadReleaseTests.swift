@@ -4,7 +4,7 @@ import Testing
 
 /// References dropped on another thread: the state goes on working on its own thread, and
 /// the registry slots are freed at its next operation.
-@Suite(.timeLimit(.minutes(15))) struct CrossThreadReleaseTests {
+@Suite(.timeLimit(.minutes(30))) struct CrossThreadReleaseTests {
   let lua: LuaState
 
   init() throws {

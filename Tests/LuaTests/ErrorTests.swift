@@ -5,7 +5,7 @@ struct MyError: Error, Equatable {
   var code: Int
 }
 
-@Suite(.timeLimit(.minutes(15))) struct ErrorTests {
+@Suite(.timeLimit(.minutes(30))) struct ErrorTests {
   let lua: LuaState
   init() throws { lua = try LuaState() }
 

@@ -2,7 +2,7 @@ import Lua
 import Testing
 
 /// The allocation-free call paths added for the benchmarks (issue 7).
-@Suite(.timeLimit(.minutes(15))) struct FastPathTests {
+@Suite(.timeLimit(.minutes(30))) struct FastPathTests {
   let lua: LuaState
   init() throws { lua = try LuaState() }
 

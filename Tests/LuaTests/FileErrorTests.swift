@@ -3,7 +3,7 @@ import Lua
 import Testing
 
 /// The `.file` error kind: `LuaState.readFile` and `load(file:)` of what cannot be read.
-@Suite(.timeLimit(.minutes(15))) struct FileErrorTests {
+@Suite(.timeLimit(.minutes(30))) struct FileErrorTests {
   let lua: LuaState
   let folder = FileManager.default.temporaryDirectory
     .appendingPathComponent("luahost-files-\(UUID())").path

@@ -4,7 +4,7 @@ import Testing
 /// The typed calls and functions of one to three arguments are written out for speed
 /// (LuaFunction+Arities.swift, LuaState+FunctionArities.swift): they must behave exactly as
 /// the variadic forms, which a generic pack here forces.
-@Suite(.timeLimit(.minutes(15))) struct FixedArityTests {
+@Suite(.timeLimit(.minutes(30))) struct FixedArityTests {
   let lua: LuaState
   init() throws { lua = try LuaState() }
 

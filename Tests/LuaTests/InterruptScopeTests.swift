@@ -6,7 +6,7 @@ import Testing
 /// saw a Ctrl-C typed at the REPL's prompt, read late by the watcher thread, stop every
 /// later line: the interrupt was kept for whatever ran next, and a load that took it never
 /// ended it.
-@Suite(.timeLimit(.minutes(15))) struct InterruptScopeTests {
+@Suite(.timeLimit(.minutes(30))) struct InterruptScopeTests {
   static let loop = "local n = 0 for i = 1, 1e5 do n = n + 1 end return n"
 
   func failure(_ lua: LuaState, _ code: String) throws -> LuaError {

@@ -12,7 +12,7 @@ import Testing
 // end: a thread of a loaded machine may wait longer than 50 ms for a core, so `stop` cuts
 // the deadline for the one call that a limit must stop, and the state's own (none) holds
 // for the calls around it.
-@Suite(.timeLimit(.minutes(15))) struct LimitTests {
+@Suite(.timeLimit(.minutes(30))) struct LimitTests {
   /// Runs `code` under a 50 ms deadline: it must fail, and the error is returned.
   func stop(_ lua: LuaState, _ code: String) throws -> LuaError {
     let saved = lua.timeout
@@ -154,7 +154,7 @@ import Testing
   }
 }
 
-@Suite(.timeLimit(.minutes(15))) struct ScopedTimeoutTests {
+@Suite(.timeLimit(.minutes(30))) struct ScopedTimeoutTests {
   @Test func nestedCallsCanHaveTheirOwnDeadline() throws {
     let lua = try LuaState()
     // Generous: the outer call must outlast the inner one's 50 ms however slow the machine.

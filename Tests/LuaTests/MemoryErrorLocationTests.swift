@@ -3,7 +3,7 @@ import Testing
 
 /// A memory error runs no message handler in Lua, so the sandbox's allocator records where
 /// it refused: the error carries the position where the limit was hit, and a traceback.
-@Suite(.timeLimit(.minutes(15))) struct MemoryErrorLocationTests {
+@Suite(.timeLimit(.minutes(30))) struct MemoryErrorLocationTests {
   func sandbox(memory: Int) throws -> LuaState {
     var sandbox = LuaSandbox()
     sandbox.memoryLimit = memory

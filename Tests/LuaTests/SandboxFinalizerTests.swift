@@ -4,7 +4,7 @@ import Testing
 /// A script's finalizers run at a safe point, the next instruction after the collector
 /// queued them (as stock Lua runs them during execution), and stay under the limits there.
 // A hang guard, not a speed check: a stop that does not come fails the test here.
-@Suite(.timeLimit(.minutes(15))) struct SandboxFinalizerTests {
+@Suite(.timeLimit(.minutes(30))) struct SandboxFinalizerTests {
   func sandbox(timeout: Duration?, instructions: Int? = nil) throws -> LuaState {
     var sandbox = LuaSandbox()
     sandbox.timeout = timeout

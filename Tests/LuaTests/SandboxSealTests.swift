@@ -18,7 +18,7 @@ import Testing
 // a deadline can end runs under `shortDeadline` (`expectStop` with `.timeout`, and
 // `underShortDeadline`). A 200 ms deadline on code that must finish would be a coin flip on
 // a loaded machine, where a thread can wait that long for a core.
-@Suite(.timeLimit(.minutes(15))) struct SandboxSealTests {
+@Suite(.timeLimit(.minutes(30))) struct SandboxSealTests {
   static let shortDeadline = Duration.milliseconds(200)
 
   static func sandbox(

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 
 // A hang guard, not a speed check: a stop that does not come fails the test here.
-@Suite(.timeLimit(.minutes(15))) struct SandboxTests {
+@Suite(.timeLimit(.minutes(30))) struct SandboxTests {
   let lines = Lines()
   let lua: LuaState
 
@@ -167,7 +167,7 @@ import Testing
 }
 
 // A hang guard, not a speed check: a stop that does not come fails the test here.
-@Suite(.timeLimit(.minutes(15))) struct SandboxAttackTests {
+@Suite(.timeLimit(.minutes(30))) struct SandboxAttackTests {
   /// For attacks that only the deadline can end: each runs for ever (or for hours) unless
   /// it stops it, so a `.timeout` says the deadline reached it, and no clock is read.
   var lua: LuaState

@@ -11,7 +11,7 @@ final class StateBox: @unchecked Sendable {
 /// end (the close waits for it), and every path that needs the `LuaState` object (a typed
 /// function's conversion, an async function's result) must find it gone and fail with an
 /// error, never read a freed object.
-@Suite(.timeLimit(.minutes(15))) struct StateLifetimeTests {
+@Suite(.timeLimit(.minutes(30))) struct StateLifetimeTests {
   /// The state's last reference dropped by its own Swift function: the close waits for
   /// the chunk to return, and a typed function called after that (its result is a table,
   /// made in the state) raises instead of using the freed state.

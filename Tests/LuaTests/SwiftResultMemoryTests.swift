@@ -6,7 +6,7 @@ import Testing
 /// this check a script at its limit could keep calling a host function that returns a new
 /// table, and keep each one in slots it had allocated beforehand: a hostile review held
 /// 92 MB under an 8 MB limit that way.
-@Suite(.timeLimit(.minutes(15))) struct SwiftResultMemoryTests {
+@Suite(.timeLimit(.minutes(30))) struct SwiftResultMemoryTests {
   static let limit = 1 << 20
 
   /// A state with `make(n)`, which returns a new table of `n` integers, through each kind

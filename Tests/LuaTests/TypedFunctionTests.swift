@@ -8,7 +8,7 @@ final class Lines {
 
 /// Typed Swift closures that return nothing or several values, and typed calls that return
 /// several (issue 24, item 8).
-@Suite(.timeLimit(.minutes(15))) struct TypedFunctionTests {
+@Suite(.timeLimit(.minutes(30))) struct TypedFunctionTests {
   let lua: LuaState
   init() throws { lua = try LuaState() }
 

@@ -8,7 +8,7 @@ final class Tally {
   var totals: [String: Int] = [:]
 }
 
-@Suite(.timeLimit(.minutes(15))) struct TypedObjectTests {
+@Suite(.timeLimit(.minutes(30))) struct TypedObjectTests {
   let lua: LuaState
   let tally = Tally()
 

@@ -5,7 +5,7 @@ import Testing
 /// The watchdog stops each state at its own deadline, however the deadlines of other
 /// states interleave with it, and forgets a state when it closes.
 // A hang guard, not a speed check: a deadline that does not fire fails the test here.
-@Suite(.timeLimit(.minutes(15))) struct WatchdogTests {
+@Suite(.timeLimit(.minutes(30))) struct WatchdogTests {
   /// The error of `code`, run to its end in `lua`.
   func failure(_ lua: LuaState, _ code: String) throws -> LuaError {
     try #require(throws: LuaError.self) { try lua.run(code) }

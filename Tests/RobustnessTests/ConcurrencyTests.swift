@@ -42,7 +42,7 @@ private func alertCount(_ view: View) -> Int {
     }
 }
 
-@Suite(.timeLimit(.minutes(15))) struct ConcurrencyTests {
+@Suite(.timeLimit(.minutes(30))) struct ConcurrencyTests {
   static let plugins = 4
   static let rounds = 60
 

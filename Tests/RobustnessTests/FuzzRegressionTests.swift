@@ -6,7 +6,7 @@ import Testing
 ///
 /// A crash found by `scripts/fuzz` is saved under `Fuzz/regressions/<target>/` (and gets a
 /// named test below when it needs explaining); all of them are replayed here.
-@Suite(.timeLimit(.minutes(15))) struct FuzzRegressionTests {
+@Suite(.timeLimit(.minutes(30))) struct FuzzRegressionTests {
   static let fuzzFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fuzz")
 

@@ -4,7 +4,7 @@ import Testing
 import ViewTree
 
 /// Leaks the fuzzers found, each replayed in a way a plain (unsanitized) run can see.
-@Suite(.timeLimit(.minutes(15))) struct LeakRegressionTests {
+@Suite(.timeLimit(.minutes(30))) struct LeakRegressionTests {
   final class Token {}
   final class Holder {}
 
@@ -51,7 +51,7 @@ import ViewTree
 /// skipped them ("C stack overflow" inside the finalizer call only warns), so the Swift
 /// objects behind those userdata were never released. The core now keeps its live boxes
 /// and releases the ones Lua never handed back when the state closes.
-@Suite(.timeLimit(.minutes(15))) struct SkippedFinalizerTests {
+@Suite(.timeLimit(.minutes(30))) struct SkippedFinalizerTests {
   final class Probe {
     let onDeinit: @Sendable () -> Void
     init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }

@@ -11,7 +11,7 @@ import Testing
 /// The loop runs in its own process (`LeakCheck`, built next to the test bundle): Swift
 /// Testing runs other suites in parallel in this process, and their allocations would blur
 /// a 5% measurement.
-@Suite(.timeLimit(.minutes(15))) struct LeakTests {
+@Suite(.timeLimit(.minutes(30))) struct LeakTests {
   /// One run of `LeakCheck`, shared by the two tests that read it (the first to ask starts
   /// it; the other waits for the same run).
   static let leakCheck = Task { LeakCheckRun.start() }

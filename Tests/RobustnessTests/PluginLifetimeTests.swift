@@ -6,7 +6,7 @@ import ViewTree
 
 /// Issue 27: plugins unloaded or reloaded from anywhere (their own code included), and
 /// calls across plugins from host code. Each case runs many times; none may crash or hang.
-@Suite(.timeLimit(.minutes(15))) struct PluginLifetimeTests {
+@Suite(.timeLimit(.minutes(30))) struct PluginLifetimeTests {
   /// A host whose plugins get a `host` module: `host.unload(name)`, `host.reload(name)`,
   /// `host.call(name, fn)` (calls another plugin's global function), and `host.tap(name,
   /// id)` (taps another plugin's button through `withTree`).

@@ -9,7 +9,7 @@ import ViewTree
 /// shared app tree, with no locking in the test: the product's locks alone must keep the
 /// counts exact, the states confined and the threads free of deadlock (and, under
 /// `--sanitize=thread`, of data races).
-@Suite(.timeLimit(.minutes(15))) struct PluginThreadTests {
+@Suite(.timeLimit(.minutes(30))) struct PluginThreadTests {
   static let threads = 4
   static let rounds = 120
 

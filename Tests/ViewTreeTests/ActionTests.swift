@@ -1,7 +1,7 @@
 import Testing
 import ViewTree
 
-@Suite(.timeLimit(.minutes(15))) struct ActionTests {
+@Suite(.timeLimit(.minutes(30))) struct ActionTests {
   @Test func tapRunsTheActionWithItsView() throws {
     let root = View.window()
     var tapped: [String] = []

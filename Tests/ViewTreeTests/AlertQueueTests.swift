@@ -1,7 +1,7 @@
 import Testing
 import ViewTree
 
-@Suite(.timeLimit(.minutes(15))) struct AlertQueueTests {
+@Suite(.timeLimit(.minutes(30))) struct AlertQueueTests {
   @Test func newErrorsQueueWhileOneIsShown() throws {
     let t = try seedTree()
     let handler = t.guardView.environment.errorHandler

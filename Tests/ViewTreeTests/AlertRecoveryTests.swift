@@ -23,7 +23,7 @@ private func flakyButton(failures: Int, runs: Counter) -> View {
 
 private final class Counter { var value = 0 }
 
-@Suite(.timeLimit(.minutes(15))) struct AlertRecoveryTests {
+@Suite(.timeLimit(.minutes(30))) struct AlertRecoveryTests {
   @Test func aRecoverableErrorGetsAButtonPerOptionBeforeTheDismissButton() throws {
     let root = View.window()
     let guardView = try root.add(.boundary(id: "guard"))

@@ -21,7 +21,7 @@ final class Signal: Sendable {
   }
 }
 
-@Suite(.timeLimit(.minutes(15))) struct AsyncErrorHandlerTests {
+@Suite(.timeLimit(.minutes(30))) struct AsyncErrorHandlerTests {
   @Test func asyncWorkThatFailsAlertsAtTheNearestBoundaryWhenItFails() async throws {
     let recorder = RecordingAlertPresenter()
     let root = View.window(id: "root")

@@ -12,7 +12,7 @@ private func nested(_ filter: @escaping BoundaryFilter) throws -> (
   return (root, outer, inner, crash)
 }
 
-@Suite(.timeLimit(.minutes(15))) struct BoundaryDecisionTests {
+@Suite(.timeLimit(.minutes(30))) struct BoundaryDecisionTests {
   @Test func anErrorRaisedInsideAnIsolatedBoundarysFilterStaysThere() throws {
     let root = View.window()
     var panel: View?

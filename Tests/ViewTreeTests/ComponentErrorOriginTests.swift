@@ -38,7 +38,7 @@ struct SelfGuarded: Component {
   }
 }
 
-@Suite(.timeLimit(.minutes(15))) struct ComponentErrorOriginTests {
+@Suite(.timeLimit(.minutes(30))) struct ComponentErrorOriginTests {
   @Test func theAlertNamesTheViewWhoseActionFailed() throws {
     let presenter = RecordingAlertPresenter()
     let root = Window(id: "app", presenter: presenter) {

@@ -35,7 +35,7 @@ private struct LiveReader: Component {
   }
 }
 
-@Suite(.timeLimit(.minutes(15))) struct ComponentTests {
+@Suite(.timeLimit(.minutes(30))) struct ComponentTests {
   @Test func theBuilderMakesLiveViewsInOrder() throws {
     let root = Window(id: "app", title: "Demo") {
       Stack(id: "main") {
@@ -122,7 +122,7 @@ private struct LiveReader: Component {
   }
 }
 
-@Suite(.timeLimit(.minutes(15))) struct CustomViewTests {
+@Suite(.timeLimit(.minutes(30))) struct CustomViewTests {
   @Test func aCustomViewMountsWhatItMakes() throws {
     let slider = View(id: "volume", kind: ViewKind("slider"))
     let root = Window {

@@ -1,7 +1,7 @@
 import Testing
 import ViewTree
 
-@Suite(.timeLimit(.minutes(15))) struct DeepTreeTests {
+@Suite(.timeLimit(.minutes(30))) struct DeepTreeTests {
   @Test func thousandDeepTreeDispatchesFindsAndBuildsPaths() throws {
     let presenter = RecordingAlertPresenter()
     let (root, leaf) = try chain(depth: 1_000)

@@ -1,7 +1,7 @@
 import Testing
 import ViewTree
 
-@Suite(.timeLimit(.minutes(15))) struct EnvironmentTests {
+@Suite(.timeLimit(.minutes(30))) struct EnvironmentTests {
   @Test func defaultsApplyWhereNothingIsSet() {
     let view = View.stack()
     #expect(view.environment.theme == "light")

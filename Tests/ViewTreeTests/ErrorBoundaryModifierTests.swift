@@ -4,7 +4,7 @@ import ViewTree
 /// `ErrorBoundary` in the component DSL says what `BoundaryConfiguration` can (issue 24,
 /// item 7): retry and its label, reset (with the content built again), reset keys, a
 /// filter and isolation, as modifiers.
-@Suite(.timeLimit(.minutes(15))) struct ErrorBoundaryModifierTests {
+@Suite(.timeLimit(.minutes(30))) struct ErrorBoundaryModifierTests {
   final class Counter: @unchecked Sendable {
     // Touched under the tree lock only (actions and resets run holding it).
     var value = 0

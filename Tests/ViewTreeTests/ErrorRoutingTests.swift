@@ -1,7 +1,7 @@
 import Testing
 import ViewTree
 
-@Suite(.timeLimit(.minutes(15))) struct ErrorRoutingTests {
+@Suite(.timeLimit(.minutes(30))) struct ErrorRoutingTests {
   @Test func theSeedTreePresentsAtTheNearestBoundary() throws {
     let t = try seedTree()
     #expect(!t.crash.tap())

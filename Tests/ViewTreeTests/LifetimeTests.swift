@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import ViewTree
 
-@Suite(.timeLimit(.minutes(15))) struct LifetimeTests {
+@Suite(.timeLimit(.minutes(30))) struct LifetimeTests {
   /// A parent's last reference dropped on another thread while this one, under the tree
   /// lock, holds a child and walks up from it (a plugin freed off the lock drops its panel
   /// while a tap of the panel's button runs). The parent's strong count is 0 while its

@@ -16,7 +16,7 @@ private final class ImpatientPresenter: AlertPresenter {
   }
 }
 
-@Suite(.timeLimit(.minutes(15))) struct PresenterTests {
+@Suite(.timeLimit(.minutes(30))) struct PresenterTests {
   @Test func aPresenterSetOnTheWindowServesEveryBoundary() throws {
     let presenter = RecordingAlertPresenter()
     let root = View.window()

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import ViewTree
 
-@Suite(.timeLimit(.minutes(15))) struct ReentrantLockTests {
+@Suite(.timeLimit(.minutes(30))) struct ReentrantLockTests {
   @Test func theHolderMayTakeItAgain() {
     let lock = ReentrantLock()
     #expect(!lock.isHeldByCurrentThread)

@@ -23,7 +23,7 @@ struct PretendThisViewIsDeeplyBuriedInApp: Component {
   }
 }
 
-@Suite(.timeLimit(.minutes(15))) struct SeedExampleTests {
+@Suite(.timeLimit(.minutes(30))) struct SeedExampleTests {
   @Test func tappingCrashPresentsTheSeedAlertAtTheNearestBoundary() throws {
     let presenter = RecordingAlertPresenter()
     let root = Window(presenter: presenter) { ContentView() }.makeView()

@@ -1,7 +1,7 @@
 import Testing
 import ViewTree
 
-@Suite(.timeLimit(.minutes(15))) struct ViewTests {
+@Suite(.timeLimit(.minutes(30))) struct ViewTests {
   @Test func addKeepsOrderAndSetsParent() throws {
     let root = View.window()
     let a = try root.add(.text("A", id: "a"))
