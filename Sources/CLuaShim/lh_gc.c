@@ -211,12 +211,8 @@ int lh_finalize_at_safe_point(lua_State *L) {
   lua_State *outer = atomic_exchange(&S->running, co);
   /* As every switch does (lh_switch): a stop requested while `running` still named L
    * hooked L, not co. */
-  if (lh_stopnow(S) != LH_STOP_NONE) {
-    lh_arm(co);
-  } else if (S->budget >= 0) {
-    lh_budget_hook(co);
-    lh_setprepaid(co, 0); /* a fresh count */
-  }
+  if (lh_stopnow(S) != LH_STOP_NONE) lh_arm(co);
+  else if (S->budget >= 0) lh_budget_hook(co);
   unsigned signals = S->signals_taken;
   int nres;
   int status = lua_resume(co, L, 0, &nres);

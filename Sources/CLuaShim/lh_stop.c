@@ -32,8 +32,11 @@ static void lh_sigint_heard(void);
 /* Hooks L so that it raises at its next instruction. */
 void lh_arm(lua_State *L) { lua_sethook(L, lh_stophook, LH_ALLHOOKS, 1); }
 
-/* The budget's count hook, alone. */
-void lh_budget_hook(lua_State *L) { lua_sethook(L, lh_stophook, LUA_MASKCOUNT, LH_BUDGET_STEP); }
+/* The budget's count hook, alone, with a fresh count: its step is not paid yet. */
+void lh_budget_hook(lua_State *L) {
+  lua_sethook(L, lh_stophook, LUA_MASKCOUNT, LH_BUDGET_STEP);
+  lh_setprepaid(L, 0);
+}
 
 /* Charges `instructions` to the budget, if one runs; returns the stop reason now pending. */
 static int lh_pending(lh_state *S, long long instructions) {
@@ -223,10 +226,7 @@ void lh_budget_pop(lua_State *L, long long saved) {
 
 void lh_begin(lua_State *L, lh_state *S) {
   S->budget = S->budget_limit;
-  if (S->budget >= 0) {
-    lh_budget_hook(L);
-    lh_setprepaid(L, 0); /* a fresh count: its step is not paid yet */
-  }
+  if (S->budget >= 0) lh_budget_hook(L);
 }
 
 void lh_end(lua_State *L, lh_state *S) {
@@ -251,10 +251,7 @@ void lh_endstop(lua_State *L) {
   long long budget = S->budget;
   lh_end(L, S);
   S->budget = budget; /* an instruction budget, if any, still runs */
-  if (budget >= 0) {
-    lh_budget_hook(L);
-    lh_setprepaid(L, 0);
-  }
+  if (budget >= 0) lh_budget_hook(L);
 }
 
 /* ---- Ctrl-C ---- */
