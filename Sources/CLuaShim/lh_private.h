@@ -64,11 +64,48 @@ static inline void lh_turn(lh_state *S) {
 void lh_begin(lua_State *L, lh_state *S);
 /// The outermost call has returned: the stop, if any, is over.
 void lh_end(lua_State *L, lh_state *S);
+
+/* lh_deliver.c */
+/* Under ThreadSanitizer a signal from another thread waits until the receiving thread makes
+ * an intercepted call, which a loop inside liblua never does, and SIGSYS, which it delivers
+ * at once, lands inside its own runtime as well (it crashed there). So a build for it sends
+ * no signal: every outermost call polls the stop word with the budget's count hook instead,
+ * as if it had a budget without end (lh_begin). */
+#if defined(__SANITIZE_THREAD__)
+#define LH_POLLS_FOR_STOPS 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define LH_POLLS_FOR_STOPS 1
+#endif
+#endif
+#ifndef LH_POLLS_FOR_STOPS
+#define LH_POLLS_FOR_STOPS 0
+#endif
+/// Installs the handler that takes stops sent from other threads (once per process).
+void lh_deliver_init(void);
+/// Hooks the thread running S for a stop just requested: here, if S runs on this thread,
+/// else by a signal to the thread that does. Any thread, and a signal handler.
+void lh_deliver(lh_state *S);
+/// S opens an outermost entry on this thread: a stop from another thread reaches it here
+/// from now on. Returns whether a stop word was already set.
+int lh_enter_stop(lh_state *S);
+/// The entry lh_enter_stop opened is closed.
+void lh_leave_stop(lh_state *S);
+
+/// An outermost host entry (a call, a load) begins: the count turns odd, so an interrupt
+/// requested from now on is this entry's. Returns whether a stop was requested before the
+/// entry could be signalled (see lh_deliver.c), for the caller to hook its thread.
+static inline int lh_enter(lh_state *S) {
+  int pending = lh_enter_stop(S);
+  lh_turn(S);
+  return pending;
+}
 /// An outermost host entry (a call, a load) ends: the count turns even before the stop is
 /// cleared, so no interrupt meant for the entry lands after the clearing.
 static inline void lh_leave(lua_State *L, lh_state *S) {
   lh_turn(S);
   lh_end(L, S);
+  lh_leave_stop(S);
 }
 /// For C loops that a script controls: charges `steps` to the instruction budget and
 /// raises the pending stop, if any. [-0, +0]; raises. Call only from a lua_CFunction (or a

@@ -40,8 +40,9 @@ int lh_pcallh(lua_State *L, int nargs, int nresults) {
   lua_State *outer_running = atomic_load(&S->running);
   if (outer_running != L) outer_running = atomic_exchange(&S->running, L);
   if (S->depth++ == 0) {
-    lh_turn(S); /* odd: an interrupt requested from now on is this call's */
+    int pending = lh_enter(S); /* odd: an interrupt requested from now on is this call's */
     lh_begin(L, S);
+    if (pending && lh_stopnow(S) != LH_STOP_NONE) lh_arm(L);
   }
   int status = lua_pcall(L, nargs, nresults, handler);
   if (status == LUA_ERRMEM && S->pending == NULL && S->oom != NULL) { /* see lh_record_oom */
@@ -90,7 +91,7 @@ int lh_load(lua_State *L, const char *buf, size_t len, const char *chunkname, co
    * a call is, so a stop it takes ends with it, and an interrupt reaches it. The budget is
    * not started: the host's own setup chunks are loaded so too, and the parser charges by
    * time, so a small budget would refuse them depending on the machine. */
-  if (S->depth++ == 0) lh_turn(S);
+  if (S->depth++ == 0) lh_enter(S); /* the parser polls the stop word itself */
   int status = lh_loadpieces(L, buf, len, chunkname, mode); /* lua_load is protected */
   if (--S->depth == 0) lh_leave(L, S);
   S->enforce = enforce;

@@ -134,6 +134,7 @@ void lh_state_release(lh_state *S) {
 }
 
 lua_State *lh_newstate(size_t limit) {
+  lh_deliver_init(); /* before a stop can be requested from another thread */
   lh_state *S = calloc(1, sizeof *S);
   if (S == NULL) return NULL;
   S->limit = limit;
@@ -151,6 +152,7 @@ lua_State *lh_newstate(size_t limit) {
   atomic_init(&S->releases, 0);
   atomic_init(&S->running, L);
   atomic_init(&S->stop, LH_STOP_NONE);
+  atomic_init(&S->tid, 0);
   S->budget = -1;
   S->budget_limit = -1;
   lua_atpanic(L, lh_panic);

@@ -18,6 +18,7 @@
 //   resumed or closed again.
 #include "lh_private.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 
@@ -179,10 +180,9 @@ static int lh_request(lh_state *S, int reason, long long entries, int scoped) {
     if (pending != LH_STOP_NONE && !(pending == LH_STOP_SIGNAL && reason != LH_STOP_SIGNAL)) break;
     if (atomic_compare_exchange_weak(&S->stop, &current, word)) break;
   }
-  /* Paired with every switch of `running`: whichever runs second hooks the thread that is
-   * running (both operations are sequentially consistent). */
-  lua_State *running = atomic_load(&S->running);
-  if (running != NULL) lh_arm(running);
+  /* Hooks the running thread, on the thread that runs it (lh_deliver.c). There, the hook
+   * and every switch of `running` are ordered: a switch hooks the thread it switches to. */
+  lh_deliver(S);
   return 1;
 }
 
@@ -226,6 +226,7 @@ void lh_budget_pop(lua_State *L, long long saved) {
 
 void lh_begin(lua_State *L, lh_state *S) {
   S->budget = S->budget_limit;
+  if (LH_POLLS_FOR_STOPS && S->budget < 0) S->budget = LLONG_MAX / 2; /* see lh_private.h */
   if (S->budget >= 0) lh_budget_hook(L);
 }
 

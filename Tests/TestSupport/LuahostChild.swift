@@ -11,10 +11,11 @@ public final class LuahostChild: @unchecked Sendable {
   private var output = Data()
   private var errors = Data()
 
-  /// Starts `luahost` with `arguments`.
-  public init(_ arguments: [String]) throws {
+  /// Starts `luahost` with `arguments`, in `directory` if given.
+  public init(_ arguments: [String], directory: String? = nil) throws {
     process.executableURL = Luahost.executable
     process.arguments = arguments
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     var env = ProcessInfo.processInfo.environment
     env["LUA_INIT"] = nil
     env["NO_COLOR"] = "1"
@@ -42,6 +43,11 @@ public final class LuahostChild: @unchecked Sendable {
     }
     try process.run()
   }
+
+  /// The child's process id, for a test that signals it.
+  public var processIdentifier: Int32 { process.processIdentifier }
+  /// Whether the child ended by a signal it did not handle (after ``finish(timeout:)``).
+  public var endedBySignal: Bool { process.terminationReason == .uncaughtSignal }
 
   /// Everything written to stdout so far.
   public var stdout: String { lock.withLock { String(decoding: output, as: UTF8.self) } }

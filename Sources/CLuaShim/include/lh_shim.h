@@ -73,6 +73,11 @@ typedef struct lh_state {
   /* Outermost host entries (lh_pcall, lh_load) begun plus ended: odd while one runs. Only
    * the owner writes it; a stop request reads it. */
   _Atomic long long entries;
+  /* The kernel id of the thread that last opened an outermost entry, which a stop request
+   * from another thread signals (lh_deliver.c); 0 before the first. */
+  _Atomic int tid;
+  /* The next state out with an entry open on the same thread (lh_deliver.c), while open. */
+  struct lh_state *active_outer;
   long long budget;   /* instructions left for the outermost call; < 0: no budget */
   long long budget_limit; /* budget given to each outermost call; < 0: none */
   void *owner;        /* the Swift object that owns this state (unretained), for releases */

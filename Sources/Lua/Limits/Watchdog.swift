@@ -11,8 +11,8 @@ import Synchronization
 ///
 /// Zero cost for running code: arming a deadline stores a number in the state's
 /// ``StopTarget`` (under that target's own lock, which only the watchdog's firing shares);
-/// no hook is installed until the deadline passes, and then `lh_request_stop` hooks the
-/// running thread. The thread sleeps until the earliest deadline, and is woken only when an
+/// no hook is installed until the deadline passes, and then `lh_request_stop` signals the
+/// thread that runs the state, which hooks it there (lh_deliver.c: never this thread). The thread sleeps until the earliest deadline, and is woken only when an
 /// earlier deadline than the one it sleeps for is armed.
 ///
 /// A target is listed here from its first deadline until its state closes. Arming was a
