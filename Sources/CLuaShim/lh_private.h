@@ -66,21 +66,23 @@ void lh_begin(lua_State *L, lh_state *S);
 void lh_end(lua_State *L, lh_state *S);
 
 /* lh_deliver.c */
+/* LH_TSAN_BUILD: a build for ThreadSanitizer (it also compiles lh_tsan.c). */
+#if defined(__SANITIZE_THREAD__)
+#define LH_TSAN_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define LH_TSAN_BUILD 1
+#endif
+#endif
+#ifndef LH_TSAN_BUILD
+#define LH_TSAN_BUILD 0
+#endif
 /* Under ThreadSanitizer a signal from another thread waits until the receiving thread makes
  * an intercepted call, which a loop inside liblua never does, and SIGSYS, which it delivers
  * at once, lands inside its own runtime as well (it crashed there). So a build for it sends
  * no signal: every outermost call polls the stop word with the budget's count hook instead,
  * as if it had a budget without end (lh_begin). */
-#if defined(__SANITIZE_THREAD__)
-#define LH_POLLS_FOR_STOPS 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define LH_POLLS_FOR_STOPS 1
-#endif
-#endif
-#ifndef LH_POLLS_FOR_STOPS
-#define LH_POLLS_FOR_STOPS 0
-#endif
+#define LH_POLLS_FOR_STOPS LH_TSAN_BUILD
 /// Installs the handler that takes stops sent from other threads (once per process).
 void lh_deliver_init(void);
 /// Hooks the thread running S for a stop just requested: here, if S runs on this thread,

@@ -11,7 +11,7 @@
 // which has the same effect (neither restores a signal mask that `_setjmp` did not save).
 #include "lh_private.h"
 
-#if LH_POLLS_FOR_STOPS /* a ThreadSanitizer build (lh_private.h) */
+#if LH_TSAN_BUILD /* lh_private.h */
 
 #include <setjmp.h>
 
