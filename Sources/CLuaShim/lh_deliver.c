@@ -40,8 +40,8 @@
 /* Set in si_errno of the signals this file sends, with si_code SI_QUEUE. */
 #define LH_SIGNAL_MARK 0x4c48
 
-static __thread lh_state *lh_active __attribute__((tls_model("initial-exec")));
-static __thread int lh_own_tid __attribute__((tls_model("initial-exec")));
+__thread lh_state *lh_active __attribute__((tls_model("initial-exec")));
+__thread int lh_own_tid __attribute__((tls_model("initial-exec")));
 
 static struct sigaction lh_previous_action;
 static pthread_once_t lh_install_once = PTHREAD_ONCE_INIT;
@@ -99,7 +99,7 @@ static void lh_install(void) {
 
 void lh_deliver_init(void) { pthread_once(&lh_install_once, lh_install); }
 
-static int lh_fetch_tid(void) {
+__attribute__((cold, noinline)) int lh_first_entry_here(void) {
   lh_own_tid = (int)syscall(SYS_gettid);
   /* A thread that blocks the signal would never take it: unblock it once per thread. */
   sigset_t set;
@@ -107,23 +107,6 @@ static int lh_fetch_tid(void) {
   sigaddset(&set, LH_SIGNAL);
   pthread_sigmask(SIG_UNBLOCK, &set, NULL);
   return lh_own_tid;
-}
-
-int lh_enter_stop(lh_state *S) {
-  S->active_outer = lh_active;
-  lh_active = S;
-  atomic_signal_fence(memory_order_seq_cst); /* the handler sees the list as it is now */
-  int tid = lh_own_tid != 0 ? lh_own_tid : lh_fetch_tid();
-  if (atomic_load_explicit(&S->tid, memory_order_relaxed) != tid) {
-    atomic_store(&S->tid, tid);
-    return atomic_load(&S->stop) != 0;
-  }
-  return atomic_load_explicit(&S->stop, memory_order_relaxed) != 0;
-}
-
-void lh_leave_stop(lh_state *S) {
-  atomic_signal_fence(memory_order_seq_cst);
-  lh_active = S->active_outer;
 }
 
 void lh_deliver(lh_state *S) {

@@ -88,11 +88,32 @@ void lh_deliver_init(void);
 /// Hooks the thread running S for a stop just requested: here, if S runs on this thread,
 /// else by a signal to the thread that does. Any thread, and a signal handler.
 void lh_deliver(lh_state *S);
+/* This thread's open outermost entries, innermost first (through active_outer), and its
+ * kernel thread id once known (0 before). Defined in lh_deliver.c; inline here because every
+ * outermost call opens and closes an entry. */
+extern __thread lh_state *lh_active __attribute__((tls_model("initial-exec")));
+extern __thread int lh_own_tid __attribute__((tls_model("initial-exec")));
+/// This thread's first entry: learns its id and unblocks the signal (lh_deliver.c).
+int lh_first_entry_here(void);
 /// S opens an outermost entry on this thread: a stop from another thread reaches it here
 /// from now on. Returns whether a stop word was already set.
-int lh_enter_stop(lh_state *S);
+static inline int lh_enter_stop(lh_state *S) {
+  S->active_outer = lh_active;
+  lh_active = S;
+  atomic_signal_fence(memory_order_seq_cst); /* the handler sees the list as it is now */
+  int tid = lh_own_tid;
+  if (__builtin_expect(tid == 0, 0)) tid = lh_first_entry_here();
+  if (atomic_load_explicit(&S->tid, memory_order_relaxed) != tid) {
+    atomic_store(&S->tid, tid); /* sequentially consistent: see lh_deliver.c */
+    return atomic_load(&S->stop) != 0;
+  }
+  return atomic_load_explicit(&S->stop, memory_order_relaxed) != 0;
+}
 /// The entry lh_enter_stop opened is closed.
-void lh_leave_stop(lh_state *S);
+static inline void lh_leave_stop(lh_state *S) {
+  atomic_signal_fence(memory_order_seq_cst);
+  lh_active = S->active_outer;
+}
 
 /// An outermost host entry (a call, a load) begins: the count turns odd, so an interrupt
 /// requested from now on is this entry's. Returns whether a stop was requested before the
