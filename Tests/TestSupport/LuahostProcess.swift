@@ -50,9 +50,19 @@ public enum Luahost {
     return folder.path
   }
 
-  /// Writes `source` to the file at `path`.
+  /// Replaces the file at `path` with `source` in one step: written to a file outside its
+  /// folder first, then renamed into place. A watcher of the folder never sees the file
+  /// emptied, as a write in place (truncate, then write) would show it to one that wakes in
+  /// between.
   public static func temporaryFileContents(_ source: String, at path: String) throws {
-    try Data(source.utf8).write(to: URL(fileURLWithPath: path))
+    let staged = FileManager.default.temporaryDirectory
+      .appendingPathComponent("luahost-staged-\(UUID())").path
+    try Data(source.utf8).write(to: URL(fileURLWithPath: staged))
+    guard rename(staged, path) == 0 else {
+      let code = errno
+      try? FileManager.default.removeItem(atPath: staged)
+      throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+    }
   }
 
   /// Writes `source` to a new file in the temporary folder and returns its path.

@@ -13,6 +13,8 @@ public final class PseudoTerminal {
   let pid: pid_t
   /// Everything read from the terminal so far.
   public private(set) var transcript = ""
+  /// The bytes of a character that one read split, kept for the next read to complete.
+  var unfinished: [UInt8] = []
 
   /// Starts `luahost` with `arguments` and `environment` added to the current one.
   public init(arguments: [String] = [], environment: [String: String] = [:]) throws {
@@ -82,10 +84,30 @@ public final class PseudoTerminal {
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count = read(master, &buffer, buffer.count)
         if count <= 0 { break }
-        transcript += String(decoding: buffer[..<count], as: UTF8.self)
+        unfinished += buffer[..<count]
+        let whole = Self.wholeCharacters(unfinished)
+        transcript += String(decoding: unfinished[..<whole], as: UTF8.self)
+        unfinished.removeFirst(whole)
       }
     }
     return transcript[(start ?? transcript.startIndex)...].contains(text)
+  }
+
+  /// How many of `bytes` come before a UTF-8 sequence they end in the middle of (all of
+  /// them when none is cut short), so a read that splits a character does not decode it as
+  /// two replacement characters.
+  static func wholeCharacters(_ bytes: [UInt8]) -> Int {
+    var continuations = 0
+    for index in bytes.indices.reversed().prefix(4) {
+      let byte = bytes[index]
+      if byte & 0xC0 == 0x80 {
+        continuations += 1
+        continue
+      }
+      let length = byte < 0xC0 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+      return continuations + 1 >= length ? bytes.count : index
+    }
+    return bytes.count
   }
 
   /// Waits until the line editor reads keys itself (the terminal out of canonical mode),

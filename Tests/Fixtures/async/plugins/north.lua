@@ -1,2 +1,2 @@
-timer.sleep(0.9)
-print("slept 0.9 s")
+timer.sleep(1)
+print("slept 1 s")
