@@ -156,6 +156,9 @@ static void lh_stophook(lua_State *L, lua_Debug *ar) {
   if (reason != LH_STOP_SIGNAL) {
     lh_arm(L);
     if ((ar->event == LUA_HOOKCOUNT || ar->event == LUA_HOOKLINE) && lua_isyieldable(L)) {
+      lua_getinfo(L, "l", ar); /* the line it stops on, before the yield moves the pc back */
+      S->hook_yielded = L;
+      S->hook_yield_line = ar->currentline;
       lua_yield(L, 0); /* lh_resume, the only resumer, raises the stop in the outer thread */
       return;
     }
@@ -233,7 +236,10 @@ void lh_begin(lua_State *L, lh_state *S) {
 void lh_end(lua_State *L, lh_state *S) {
   /* Load first: a plain load is free, a sequentially consistent store is not. Skipping the
    * store when no stop is set is the same as storing at the load's moment. */
-  if (atomic_load(&S->stop) != 0) atomic_store(&S->stop, 0);
+  if (atomic_load(&S->stop) != 0) {
+    atomic_store(&S->stop, 0);
+    S->hook_yielded = NULL; /* only a stop yields from a hook: its trace is taken by now */
+  }
   S->budget = -1;
   S->finalizing = 0; /* a drain that an error left (lh_gc.c) */
   if (lua_gethook(L) != NULL) lua_sethook(L, NULL, 0, 0);

@@ -90,7 +90,13 @@ static lh_trace *lh_build_trace(lua_State *T, int first) {
   for (int level = 1; level <= total; level++) {
     if (level > LH_HEADFRAMES && level <= total - LH_TAILFRAMES) level = total - LH_TAILFRAMES + 1;
     if (!lua_getstack(T, level - shift, &ar)) break;
-    lh_record(T, &ar, level, &t->frames[t->count++]);
+    lh_record(T, &ar, level, &t->frames[t->count]);
+    /* A thread a stop yielded from a hook stands one instruction back (see lh_shim.h). */
+    lh_state *S = lh_getstate(T);
+    if (level - shift == 0 && T == S->hook_yielded && lua_status(T) == LUA_YIELD &&
+        t->frames[t->count].currentline > 0)
+      t->frames[t->count].currentline = S->hook_yield_line;
+    t->count++;
   }
   return t;
 }

@@ -109,4 +109,37 @@ import Testing
         "\(result.stderr)")
     }
   }
+
+  /// Each timer's callback used to get a fresh deadline of its own: twenty looping timers
+  /// under `--timeout 1s` ran for 20 s. Now the first loops until the end of the run, and
+  /// none starts after it.
+  @Test func timersThatLoopEndWithTheRun() throws {
+    let code = """
+      for i = 1, 20 do
+        timer.after(0, function() print('started ' .. i) while true do end end)
+      end
+      """
+    let result = try Luahost.run(["--timeout", "1s", "-e", code])
+    #expect(result.status == 1, "\(result.stderr)")
+    let started = result.stdout.split(separator: "\n").filter { $0.hasPrefix("started") }
+    #expect(started.count <= 1, "\(result.stdout)")
+  }
+
+  /// Each plugin's main chunk used to get a fresh deadline too, and the script ran after
+  /// them all: ten looping plugins and `-e` under `--timeout 1s` took 10 s, and the script
+  /// still printed. The first plugin now loops until the end; the script never starts.
+  @Test func pluginsThatLoopEndWithTheRunAndTheScriptDoesNotStartAfterIt() throws {
+    var files: [String: String] = [:]
+    for index in 1...10 {
+      files["plugins/p\(index).lua"] = "print('started') while true do end"
+    }
+    let folder = try Luahost.temporaryFolder(files)
+    let result = try Luahost.run(
+      ["--timeout", "1s", "--plugins", "plugins", "-e", "print('main')"], directory: folder)
+    #expect(result.status == 1, "\(result.stderr)")
+    #expect(!result.stdout.contains("main"), "\(result.stdout)")
+    let started = result.stdout.split(separator: "\n").filter { $0.hasSuffix("started") }
+    #expect(started.count <= 1, "\(result.stdout)")
+    #expect(!result.stderr.contains("waiting work left"), "\(result.stderr)")
+  }
 }

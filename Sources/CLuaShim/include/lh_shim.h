@@ -91,6 +91,11 @@ typedef struct lh_state {
   lua_State *stepping; /* the thread running lh_step now, and the coroutine it resumes: */
   lua_State *stepped;  /* an error raised from the step is recorded with stepped's frames */
   int keep_pending;    /* the next message handler keeps `pending` (a main chunk's own) */
+  /* The thread a stop last yielded from a hook, and the line it was on: Lua steps that
+   * thread's saved pc back one instruction as the hook yields, so its traceback would name
+   * the line before (lh_trace.c puts this one in its place). */
+  lua_State *hook_yielded;
+  int hook_yield_line;
   void *warn_sink;     /* where whole warning lines go (lh_setwarnsink), or NULL: stderr */
   char *warn_buf;      /* the warning line being assembled for the sink (malloc'd) */
   size_t warn_len;

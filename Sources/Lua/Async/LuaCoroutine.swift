@@ -36,7 +36,8 @@ public final class LuaCoroutine {
   /// The chunk, when the coroutine runs the C function that calls a main chunk.
   private let mainChunk: LuaFunction?
   private var pending: LuaAsyncOperation?
-  /// The deadline (Watchdog time) of the whole run, from the state's timeout at creation.
+  /// The deadline (Watchdog time) of the whole run, from the state's timeout at creation,
+  /// cut at its end of run.
   let deadline: UInt64?
   private var isDone = false
   /// Runs each step; a host's lock goes here (see the type's documentation).
@@ -68,7 +69,7 @@ public final class LuaCoroutine {
     stack.pop()
     self.function = function
     self.step = step
-    deadline = core.timeout.map { Watchdog.now() + $0 }
+    deadline = core.deadline(startingAt: Watchdog.now())
   }
 
   /// A coroutine that ``start(_:receiver:arguments:)`` left waiting.
@@ -114,7 +115,9 @@ public final class LuaCoroutine {
     try stack.push(function.reference)
     if let receiver { try stack.pushObject(receiver) }
     for argument in arguments { try stack.push(argument) }
-    let deadline = core.timeout.map { Watchdog.now() + $0 }
+    let now = Watchdog.now()
+    let deadline = core.deadline(startingAt: now)
+    if let deadline, deadline <= now { throw Self.timedOut }  // the run's end has come
     let values = Int32(arguments.count + (receiver == nil ? 2 : 3))
     let operation = try step(stack, core: core, values: values, deadline: deadline)
     guard let operation else {
@@ -192,8 +195,17 @@ public final class LuaCoroutine {
     } onCancel: {
       work.cancel()
     }
-    if case .failure = result, !Task.isCancelled, Watchdog.now() >= deadline {
-      throw Self.timedOut
+    if case .failure(let error) = result, !Task.isCancelled, Watchdog.now() >= deadline {
+      // The deadline's stop (or the cancellation it made) ended the run: a timeout, with
+      // the frames it stopped, if it stopped running code (not a wait).
+      guard let error = error as? LuaError else { throw Self.timedOut }
+      switch error.kind {
+      case .timeout: throw error
+      case .interrupted:
+        throw LuaError(
+          kind: .timeout, message: Self.timedOut.message, traceback: error.traceback)
+      default: throw Self.timedOut
+      }
     }
     return try result.get().value
   }

@@ -44,7 +44,26 @@ final class LuaCore {
   /// The account for Swift-side memory charged to this state, once asked for.
   var memoryAccount: LuaMemoryAccount?
   /// The deadline given to each outermost call, in nanoseconds; nil for none.
-  var timeout: UInt64?
+  var timeout: UInt64? {
+    didSet { limitsTime = timeout != nil || endOfRun != .max }
+  }
+  /// The instant (Watchdog time) past which no call runs, however it started; `.max` for
+  /// none. Every call's deadline is the earlier of its own and this.
+  var endOfRun = UInt64.max {
+    didSet { limitsTime = timeout != nil || endOfRun != .max }
+  }
+  /// Whether calls run under a deadline at all: the one flag the hot path reads.
+  private(set) var limitsTime = false
+
+  /// The deadline of a call (or a task-driven coroutine's whole run) that starts at `now`,
+  /// or nil for none: its own timeout from now, cut at the end of the run.
+  @inline(__always)
+  func deadline(startingAt now: UInt64) -> UInt64? {
+    guard limitsTime else { return nil }
+    guard let timeout else { return endOfRun }
+    let (own, overflow) = now.addingReportingOverflow(timeout)
+    return min(overflow ? .max : own, endOfRun)
+  }
   /// How long the finalizers at close may run, in nanoseconds; < 0: the default (see
   /// `LuaState.finalizerTimeoutAtClose`). Set from any thread.
   let closeTimeout = Atomic<Int64>(-1)
@@ -185,7 +204,7 @@ final class LuaCore {
     let budget = closeTimeout.load(ordering: .relaxed)
     let allowed = budget >= 0 ? UInt64(budget) : (timeout ?? 1_000_000_000)
     let (deadline, overflow) = Watchdog.now().addingReportingOverflow(allowed)
-    watchdog.arm(stopTarget, deadline: overflow ? .max : deadline)
+    watchdog.arm(stopTarget, deadline: min(overflow ? .max : deadline, endOfRun))
     closeStopped.store(lh_finalize_all(L) != 0, ordering: .relaxed)
     watchdog.disarm(stopTarget)
     lh_clearstop(L)

@@ -176,15 +176,18 @@ struct LuaStack {
     if status != LUA_OK { throw popError(status: status) }
   }
 
-  /// Runs a protected call under the state's deadline, if any (outermost calls only).
+  /// Runs a protected call under the state's deadline, if any (outermost calls only): its
+  /// timeout from now, cut at the state's end of run.
   /// Everything the host runs for a script goes through here: calls, loading, and the
   /// metamethods of table access, comparison, `tostring`, length and concatenation.
   @inline(__always)
   func underDeadline(_ pcall: () -> Int32) -> Int32 {
-    guard let timeout = core.timeout, lh_getstate(L).pointee.depth == 0 else { return pcall() }
+    guard core.limitsTime, lh_getstate(L).pointee.depth == 0 else { return pcall() }
+    let now = Watchdog.now()
+    guard let deadline = core.deadline(startingAt: now) else { return pcall() }
     let watchdog = Watchdog.shared
     let target = core.stopTarget
-    watchdog.arm(target, deadline: Watchdog.now() + timeout)
+    watchdog.arm(target, deadline: deadline, startingAt: now)
     let status = pcall()
     watchdog.disarm(target)
     lh_clearstop(L)

@@ -30,10 +30,10 @@ extension LuaFunction {
     let nested = lh_getstate(stack.L).pointee.depth > 0
     // The outer deadline first, then the stop: a deadline that fires between the two reads
     // is seen as pending, and one that fired before as pending with no deadline left.
-    let outer = nested ? watchdog.deadline(of: target) : core.timeout.map { now + $0 }
+    let outer = nested ? watchdog.deadline(of: target) : core.deadline(startingAt: now)
     let callersStop = nested ? lh_stop_pending(stack.L) : Int32(LH_STOP_NONE)
     let inner = now + timeout.nanoseconds
-    watchdog.arm(target, deadline: min(outer ?? .max, inner))
+    watchdog.arm(target, deadline: min(outer ?? .max, inner), startingAt: now)
     let outerBudget = nested ? lh_budget_push(stack.L) : -1
     let status = lh_pcall(stack.L, Int32(arguments.count), LUA_MULTRET)
     // Disarmed before deciding whose stop ended the call, so that no deadline fires while

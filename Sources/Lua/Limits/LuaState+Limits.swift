@@ -13,6 +13,32 @@ extension LuaState {
     }
   }
 
+  /// The instant past which no call from Swift into Lua runs, or nil for none: a bound on
+  /// a whole run (a script, its timers, its waits), where ``timeout`` bounds each call.
+  ///
+  /// Each call's deadline is the earlier of its own ``timeout`` and this instant, and a
+  /// call (or a task-driven coroutine) that starts after it fails at once with `.timeout`.
+  /// A coroutine that waits is cancelled at this instant too. Free for running code, as
+  /// ``timeout`` is.
+  public var endOfRun: ContinuousClock.Instant? {
+    get {
+      guard core.endOfRun != .max else { return nil }
+      let now = Watchdog.now()
+      let left = core.endOfRun > now ? core.endOfRun - now : 0
+      return ContinuousClock.now + .nanoseconds(Int64(clamping: left))
+    }
+    set {
+      guard let newValue else {
+        core.endOfRun = .max
+        return
+      }
+      // Watchdog time is CLOCK_MONOTONIC; the instant is carried over as the time left.
+      let left = max(.zero, newValue - ContinuousClock.now).nanoseconds
+      let (end, overflow) = Watchdog.now().addingReportingOverflow(left)
+      core.endOfRun = overflow ? .max - 1 : end
+    }
+  }
+
   /// How long the sandbox's deferred finalizers may run when the state closes (stock
   /// `lua_close` runs every `__gc` to its end; the sandbox runs them under a deadline), or
   /// nil for the default: ``timeout``, else one second. Set from any thread. A host that

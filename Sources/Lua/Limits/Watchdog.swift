@@ -49,6 +49,18 @@ final class Watchdog: @unchecked Sendable {
     return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
   }
 
+  /// Arms the deadline of a call that starts at `now`; one already past (a run's end that
+  /// came) stops the call at once, here, before any of its code runs: the entry that opens
+  /// next finds the stop pending and raises it at its first hook.
+  @inline(__always)
+  func arm(_ target: StopTarget, deadline: UInt64, startingAt now: UInt64) {
+    if deadline > now {
+      arm(target, deadline: deadline)
+    } else {
+      target.request(Int32(LH_STOP_TIMEOUT))
+    }
+  }
+
   /// Arms (or re-arms) the deadline of `target`'s state.
   func arm(_ target: StopTarget, deadline: UInt64) {
     let deadline = max(deadline, 1)  // 0 means none

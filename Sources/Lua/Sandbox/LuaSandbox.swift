@@ -34,6 +34,10 @@ public struct LuaSandbox: Sendable {
   public var memoryLimit: Int? = 64 << 20
   /// The wall-clock limit of each call from the host; nil for none.
   public var timeout: Duration? = .seconds(10)
+  /// The instant past which no call from the host runs (``LuaState/endOfRun``); nil for
+  /// none, the default. A host that bounds a whole run (a script with its timers, a set of
+  /// plugins) sets it, and every state made from this sandbox ends there.
+  public var endOfRun: ContinuousClock.Instant?
   /// The instruction budget of each call from the host; nil for none (the default, as a
   /// budget costs on every instruction).
   public var instructionLimit: Int?

@@ -21,6 +21,7 @@ extension LuaState {
     try core.withCollectorPaused { try applySandbox(sandbox) }
     memoryLimit = sandbox.memoryLimit
     timeout = sandbox.timeout
+    endOfRun = sandbox.endOfRun
     instructionLimit = sandbox.instructionLimit
   }
 

@@ -111,6 +111,11 @@ public final class PluginHost: @unchecked Sendable {
       modules.compactMap(\.capability))
   }
 
+  /// Whether some plugin has work in flight, or a restart is under way (see ``idle()``).
+  public var hasPendingWork: Bool {
+    restarts.count > 0 || plugins.contains { $0.pendingWork.count > 0 }
+  }
+
   /// Returns once no plugin has work in flight (handlers that wait, timers) and no
   /// restart after a Reset is under way, as node waits for its timers before it exits.
   /// Work started meanwhile is waited for too.

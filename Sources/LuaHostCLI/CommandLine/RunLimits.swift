@@ -25,6 +25,9 @@ package struct RunLimits: Equatable, Sendable {
   package var timeout: Duration?
   /// `--instructions N`: the instruction budget of each call.
   package var instructionLimit: Int?
+  /// The end of a run that `--timeout` bounds as a whole (a script with its timers and its
+  /// plugins): no call of any of its states runs past it. Set by the runner, not a flag.
+  package var endOfRun: ContinuousClock.Instant?
 
   /// No flag given.
   package init() {}
@@ -86,6 +89,7 @@ package struct RunLimits: Equatable, Sendable {
     sandbox.memoryLimit = memoryLimit(standard: base.memoryLimit)
     if let timeout { sandbox.timeout = timeout }
     if let instructionLimit { sandbox.instructionLimit = instructionLimit }
+    if let endOfRun { sandbox.endOfRun = endOfRun }
     return sandbox
   }
 
@@ -105,6 +109,7 @@ package struct RunLimits: Equatable, Sendable {
     if case .bytes(let bytes) = memory { lua.memoryLimit = bytes }
     if let timeout { lua.timeout = timeout }
     if let instructionLimit { lua.instructionLimit = instructionLimit }
+    if let endOfRun { lua.endOfRun = endOfRun }
   }
 
   /// A plugin host whose panels go under `container`: it consents to the granted

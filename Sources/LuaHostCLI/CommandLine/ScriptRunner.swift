@@ -83,6 +83,7 @@ package struct ScriptRunner {
   private func execute(_ options: CommandLineOptions, closing: ClosingReport) throws
     -> ExitStatus
   {
+    var options = options
     let started = ContinuousClock.now
     // The finalizers at exit (the sandbox runs every `__gc` left, as lua_close does) run
     // under what is left of --timeout, or else the script's under its own deadline and
@@ -95,6 +96,10 @@ package struct ScriptRunner {
       options.interactive
       || (options.script == nil && stdinIsTerminal && options.actions.isEmpty
         && !options.showVersion)
+    // Outside the REPL, `--timeout` bounds the whole run: every call of the script's state
+    // and of each plugin's (a timer's callback, a plugin's main chunk) ends by `runEnd`,
+    // and none starts after it. The REPL gives each line its own deadline instead.
+    if !startsRepl { options.limits.endOfRun = runEnd }
     let lua: LuaState
     let presenter = TranscriptAlertPresenter { StandardStreams.out($0) }
     let errorLog = try options.errorLogPath.map { path in
@@ -181,7 +186,8 @@ package struct ScriptRunner {
       // meanwhile may start one more, which the next tick cancels, so the wait ends.
       let cancelPastTheEnd = { () -> Bool in
         if let end, ContinuousClock.now >= end {
-          cancelled = true
+          // Said only when something was left: a run whose last call timed out has told.
+          if work.count > 0 || plugins?.value.hasPendingWork == true { cancelled = true }
         } else if !endsWithInput {
           return false
         }
@@ -199,6 +205,9 @@ package struct ScriptRunner {
             + "left; they were cancelled")
         return .failure
       }
+      // Cut at its end, the run failed, though what its end stopped (a plugin's timer,
+      // say, whose alert its boundary showed) had a handler.
+      if let end, ContinuousClock.now >= end { return .failure }
     }
     if let session {
       let terminal = stdinIsTerminal && isatty(1) != 0

@@ -1,0 +1,50 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A timeout or an instruction limit names the line the script was stopped on, as stock
+/// Lua's hook does. A stop yields the script's coroutine from its hook, and Lua steps the
+/// saved pc back one instruction as it yields: the traceback named the line before the loop
+/// (the line of a function's header, inside a function).
+@Suite(.timeLimit(.minutes(30))) struct StopLocationTests {
+  static let mainChunkLoop = "local a = 1\nlocal b = 2\n\nwhile true do b = b + 1 end\n"
+  static let functionLoop =
+    "local b = 2\n\nlocal function f()\n  while true do b = b + 1 end\nend\nf()\n"
+
+  @Test(arguments: [["--timeout", "200ms"], ["--instructions", "100000"]])
+  func aStopNamesTheLineOfTheLoop(limit: [String]) throws {
+    let main = try Luahost.temporaryFile(Self.mainChunkLoop)
+    let inMain = try Luahost.run(limit + [main])
+    #expect(inMain.status == 1, "\(inMain.stderr)")
+    #expect(inMain.stderr.contains(":4: in main chunk"), "\(inMain.stderr)")
+    let function = try Luahost.temporaryFile(Self.functionLoop)
+    let inFunction = try Luahost.run(limit + [function])
+    #expect(inFunction.status == 1, "\(inFunction.stderr)")
+    #expect(inFunction.stderr.contains(":4: in local 'f'"), "\(inFunction.stderr)")
+    #expect(inFunction.stderr.contains(":6: in main chunk"), "\(inFunction.stderr)")
+  }
+
+  /// A script that waited, then looped past its deadline, lost its traceback: the wait's
+  /// timer cancelled the run, and the error became a bare "execution timed out".
+  @Test func aTimeoutAfterAWaitKeepsItsTraceback() throws {
+    let script = try Luahost.temporaryFile(
+      "timer.sleep(0.01)\nlocal x = 0\nwhile true do x = x + 1 end\n")
+    let result = try Luahost.run(["--timeout", "500ms", script])
+    #expect(result.status == 1, "\(result.stderr)")
+    #expect(result.stderr.contains("execution timed out"), "\(result.stderr)")
+    #expect(result.stderr.contains(":3: in main chunk"), "\(result.stderr)")
+  }
+
+  /// A plugin's alert names the line too.
+  @Test func aPluginsAlertNamesTheLineOfTheLoop() throws {
+    let folder = try Luahost.temporaryFolder([
+      "plugins/p.lua":
+        "local n = 0\ntimer.after(0, function()\n  local x = 1\n  while true do x = x + 1 end\nend)\n"
+    ])
+    let result = try Luahost.run(
+      ["--timeout", "500ms", "--plugins", "plugins", "-e", "print('main')"], directory: folder)
+    #expect(result.stdout.contains("source: plugins/p.lua:4"), "\(result.stdout)")
+    // Cut at its end, the run fails, though the plugin's boundary handled the error.
+    #expect(result.status == 1, "\(result.stderr)")
+  }
+}
