@@ -135,6 +135,32 @@ func waitUntil(_ condition: () -> Bool) async -> Bool {
     #expect(inbox.all.isEmpty)
   }
 
+  /// The script that removes a view goes on: cancelling the view's waiting action stops
+  /// that action alone. It requested a stop of the whole state, which interrupted the
+  /// remover's next instructions (`luahost: interrupted`), `pcall` or not.
+  @Test func theCodeThatRemovesAViewWithAWaitingActionGoesOn() async throws {
+    let probe = CancellationProbe()
+    try tree.withState { lua in try lua.globals().set("hang", .function(probe.function(in: lua))) }
+    try run(
+      """
+      local slow = ui.root:add(ui.button{ id = 'slow', on_tap = function() hang() went_on = true end })
+      slow:tap()
+      """)
+    try #require(await probe.waitForStarts(1), "the action's wait never began")
+    let results = try run(
+      """
+      local ok = pcall(function() ui.find('slow'):remove() end)
+      local n = 0
+      for i = 1, 1e5 do n = n + i end
+      return ok, n
+      """)
+    #expect(results == [true, 5_000_050_000])
+    try #require(await probe.waitForCancellations(1), "removing the view did not cancel its action")
+    await tree.pendingWork.idle()
+    #expect(try run("return went_on") == [.nil])
+    #expect(inbox.all.isEmpty)
+  }
+
   @Test func aTimersErrorReachesTheBoundaryOfTheViewThatScheduledIt() async throws {
     try run(
       """

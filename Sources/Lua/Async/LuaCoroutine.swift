@@ -40,6 +40,8 @@ public final class LuaCoroutine {
   /// cut at its end of run.
   let deadline: UInt64?
   private var isDone = false
+  /// Orders a cancel of the driving task against this coroutine's steps (see the type).
+  private let latch = StepLatch()
   /// Runs each step; a host's lock goes here (see the type's documentation).
   public var step: (() -> Void) throws -> Void
 
@@ -157,6 +159,7 @@ public final class LuaCoroutine {
     isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
   ) async throws -> T {
     let target = core.stopTarget
+    let latch = latch
     // The stop is the state's: forget it in a step, under the state's owner.
     defer {
       try? step { try? self.core.withLock { if let L = self.core.main { lh_clearstop(L) } } }
@@ -164,10 +167,11 @@ public final class LuaCoroutine {
     return try await withTaskCancellationHandler {
       try await body()
     } onCancel: {
-      // Sticky: a cancel that comes between the step's check and its call must still stop
-      // it (an interrupt would stop only the entry running as it came), and the defer
-      // above forgets it.
-      target.requestSticky(Int32(LH_STOP_INTERRUPT))
+      // Only this coroutine's running step is stopped (see StepLatch): one that has not
+      // begun sees the cancel and does not run. Sticky: the step may not have opened its
+      // entry yet (an interrupt would stop only the entry running as it came), and the
+      // defer above forgets it.
+      if latch.cancel() { target.requestSticky(Int32(LH_STOP_INTERRUPT)) }
     }
   }
 
@@ -277,7 +281,8 @@ public final class LuaCoroutine {
 
   private func runStep(pushing push: (LuaStack) throws -> Int32) throws -> Progress {
     if isDone { throw LuaError(usage: "the coroutine has finished") }
-    if Task.isCancelled { throw Self.interrupted }
+    guard !Task.isCancelled, latch.enter() else { throw Self.interrupted }
+    defer { latch.leave() }
     if let deadline, Watchdog.now() >= deadline { throw Self.timedOut }
     let stack = try LuaStack(core)
     let base = stack.top

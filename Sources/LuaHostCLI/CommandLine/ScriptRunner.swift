@@ -199,15 +199,14 @@ package struct ScriptRunner {
         await work.idle()
         await plugins?.value.idle()
       }
-      if cancelled {
+      // Cut at its end, the run failed, also when what its end stopped (a timer that could
+      // not start, a plugin's, whose alert its boundary showed) had a handler.
+      if cancelled || end.map({ ContinuousClock.now >= $0 }) == true {
         report(
-          "the run passed its --timeout of \(options.limits.timeout!) with timers or waiting work "
-            + "left; they were cancelled")
+          "the run passed its --timeout of \(options.limits.timeout!)"
+            + (cancelled ? " with timers or waiting work left; they were cancelled" : ""))
         return .failure
       }
-      // Cut at its end, the run failed, though what its end stopped (a plugin's timer,
-      // say, whose alert its boundary showed) had a handler.
-      if let end, ContinuousClock.now >= end { return .failure }
     }
     if let session {
       let terminal = stdinIsTerminal && isatty(1) != 0
