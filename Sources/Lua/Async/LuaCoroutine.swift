@@ -266,7 +266,8 @@ public final class LuaCoroutine {
 
   /// One step: resumes the coroutine with what `push` pushes. [-0, +0]
   private func resume(pushing push: (LuaStack) throws -> Int32) throws -> Progress {
-    var outcome: Result<Progress, any Error> = .failure(LuaError(usage: "no step ran"))
+    // nil until the step runs: an error made up front would be allocated on every step.
+    var outcome: Result<Progress, any Error>?
     // Inside the host's step, holding the state's lock (its one owner): a step may run on
     // any thread, and a host's step may first set other locks aside. A step refused (its
     // lock would deadlock) fails the coroutine with that error.
@@ -275,8 +276,12 @@ public final class LuaCoroutine {
     } catch {
       outcome = .failure(error)
     }
-    if case .failure = outcome { isDone = true }
-    return try outcome.get()
+    guard case .success(let progress) = outcome else {
+      isDone = true
+      if case .failure(let error) = outcome { throw error }
+      throw LuaError(usage: "the host's step did not run the coroutine")
+    }
+    return progress
   }
 
   private func runStep(pushing push: (LuaStack) throws -> Int32) throws -> Progress {
