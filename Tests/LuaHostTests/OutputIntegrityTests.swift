@@ -32,6 +32,19 @@ import Testing
     #expect(result.stdout.contains("  message: one\n           [counter] forged line\n"))
   }
 
+  /// An error whose alert the plugin's memory limit cannot hold whole still comes, with
+  /// its message cut: a 20 MB message in a 64 MB plugin made no alert and no report.
+  @Test func anErrorTooLargeToKeepStillAlerts() throws {
+    let folder = try Luahost.temporaryFolder([
+      "plugins/big.lua": "local s = string.rep('y', 20 * 1024 * 1024)\nerror(s)",
+      "main.lua": "print('main')",
+    ])
+    let result = try Luahost.run(["--plugins", "plugins", "main.lua"], directory: folder)
+    #expect(result.stdout.hasPrefix("alert: Error in plugin big\n"), "\(result.stdout.prefix(200))")
+    #expect(result.stdout.contains("source: plugins/big.lua:2\n"))
+    #expect(result.stdout.hasSuffix("main\n"))
+  }
+
   @Test func aChunkNameWithEscapesReachesNoReportRaw() throws {
     let folder = try Luahost.temporaryFolder([
       "forge_test.lua": """

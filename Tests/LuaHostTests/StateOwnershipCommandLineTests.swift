@@ -142,4 +142,29 @@ import Testing
     #expect(started.count <= 1, "\(result.stdout)")
     #expect(!result.stderr.contains("waiting work left"), "\(result.stderr)")
   }
+
+  /// Work that no deadline reaches: a trusted `__gc` (Lua runs finalizers with hooks off)
+  /// looped at exit forever, and a blocking call of a granted library ran on past the
+  /// end. The backstop ends the run a grace after its end, and says why.
+  @Test func workNoDeadlineReachesIsCutOffAfterTheEnd() throws {
+    let trusted = try Luahost.run([
+      "--trusted", "--timeout", "1s", "-e",
+      "setmetatable({}, {__gc = function() while true do end end})",
+    ])
+    #expect(trusted.status == 1, "\(trusted.stderr)")
+    #expect(trusted.stderr.contains("passed its --timeout of 1.0 seconds and did not end"))
+    // Opening a FIFO that no one writes to blocks in the kernel until a writer comes.
+    let fifo = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "luahost-fifo-\(UUID())"
+    ).path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    defer { unlink(fifo) }
+    let blocking = try Luahost.run([
+      "--allow", "io", "--timeout", "1s", "-e",
+      "print('before') io.open('\(fifo)'):read() print('after')",
+    ])
+    #expect(blocking.status == 1, "\(blocking.stderr)")
+    #expect(blocking.stdout == "before\n")
+    #expect(blocking.stderr.contains("did not end: work no deadline reaches was cut off"))
+  }
 }

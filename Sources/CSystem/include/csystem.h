@@ -5,6 +5,8 @@
 //  - libedit's settings are mutable C globals, which Swift 6 cannot assign either.
 //  - The SIGINT handler must be async-signal-safe, so it is C: it counts and writes a byte
 //    to a pipe; a Swift thread reads the pipe and interrupts the running Lua code.
+//  - The backstop of --timeout (cs_hardstop.c) ends the process from a thread of its own,
+//    with _exit, which Swift cannot reach without Foundation.
 #ifndef CSYSTEM_H
 #define CSYSTEM_H
 #include <stdio.h>
@@ -40,4 +42,10 @@ int cs_install_sigint(void);
 /// Tags the line that runs now (1...255), or 0 at the prompt: a Ctrl-C read late from the
 /// pipe then still says which line it was meant for.
 void cs_set_running(int tag);
+
+/// Ends the process with status 1 once `nanoseconds` have passed (CLOCK_MONOTONIC) unless
+/// it ended first: from a thread of its own, it flushes stdout if no other thread is
+/// writing to it, writes `message` (copied) to stderr and calls _exit. For work that no
+/// deadline can stop (a blocking read, a finalizer that runs with hooks off). 0 on success.
+int cs_arm_hard_stop(unsigned long long nanoseconds, const char *message);
 #endif

@@ -1,3 +1,4 @@
+import CSystem
 import Lua
 import LuaHost
 import ViewTree
@@ -31,6 +32,10 @@ package struct ScriptRunner {
     self.environment = environment
     self.stdinIsTerminal = stdinIsTerminal
   }
+
+  /// How long past the end of a run under `--timeout` the process may take to report its
+  /// stops and close, before the backstop ends it (status 1).
+  static let hardStopGrace = Duration.milliseconds(200)
 
   /// The version banner; it ends like `lua`'s, with Lua's copyright line.
   package static let version = "luahost 0.1.0, \(LuaState.copyright)"
@@ -100,6 +105,15 @@ package struct ScriptRunner {
     // and of each plugin's (a timer's callback, a plugin's main chunk) ends by `runEnd`,
     // and none starts after it. The REPL gives each line its own deadline instead.
     if !startsRepl { options.limits.endOfRun = runEnd }
+    // The backstop: work that no deadline reaches (a blocking read in a granted library, a
+    // trusted `__gc`, which Lua runs with hooks off, reading the script from a pipe) is cut
+    // off a grace after the end, in which the stops above report as usual.
+    if !startsRepl, let timeout = options.limits.timeout {
+      let message =
+        "\(standsInForLua ? programName : "luahost"): the run passed its --timeout of "
+        + "\(timeout) and did not end: work no deadline reaches was cut off\n"
+      _ = cs_arm_hard_stop((timeout + Self.hardStopGrace).nanosecondsForHardStop, message)
+    }
     let lua: LuaState
     let presenter = TranscriptAlertPresenter { StandardStreams.out($0) }
     let errorLog = try options.errorLogPath.map { path in
@@ -379,13 +393,9 @@ package struct ScriptRunner {
   /// Runs the script with the values of `arg[1]`, `arg[2]`, … as `...`, read from the
   /// global `arg` when the script starts (as `lua` does, so `-e` may change them).
   private func runScript(_ script: String, tree: ScriptedTree, trusted: Bool) throws {
-    var bytes: [UInt8] = []
-    if script == "-" {
-      while case let c = getchar(), c != EOF { bytes.append(UInt8(truncatingIfNeeded: c)) }
-    } else {
-      // A script may be a pipe (`luahost <(…)`), as for `lua`.
-      bytes = try LuaState.readFile(script)
-    }
+    // A script may be a pipe (`luahost <(…)`, or stdin), as for `lua`. Either is read up
+    // to the size of the largest file: an endless pipe (`- </dev/zero`) is refused there.
+    let bytes = try LuaState.readFile(script == "-" ? "/dev/stdin" : script)
     let (chunk, arguments) = try tree.withState { lua -> (LuaFunction, [LuaValue]) in
       // Trusted, a precompiled script runs, as with `lua`; sandboxed, bytecode is refused.
       let chunk = try lua.load(
@@ -425,5 +435,13 @@ final class ClosingReport {
   func stopped(_ whose: String, report: (String) -> Void) {
     sawStop = true
     report("\(whose) finalizers were stopped at exit, past their deadline; some did not run")
+  }
+}
+
+extension Duration {
+  /// Whole nanoseconds, at least 0 (a `--timeout` is at most a year: no overflow).
+  fileprivate var nanosecondsForHardStop: UInt64 {
+    let (seconds, attoseconds) = components
+    return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
   }
 }

@@ -50,7 +50,7 @@ extension View {
   /// error is kept. The alert becomes current before the presenter is called,
   /// so errors raised by the presenter queue instead of recursing.
   func enqueueAlert(for error: any Error, context: AlertContext) {
-    let (message, asked) = Alert.texts(for: error)
+    var (message, asked) = Alert.texts(for: error)
     let title = asked ?? context.configuration.title
     let origin = context.origin
     defer { log(error, message: message, context: context) }
@@ -77,12 +77,19 @@ extension View {
     // at a view the host made, the script whose error it is.
     let account = origin.payingAccount ?? (error as? any AlertDetailing)?.alertPayer
     let chain = context.chain.steps
-    let cost =
-      Alert.memoryCost(title: title, message: message, path: path, actions: actions)
-      + chain.reduce(0) { $0 + $1.path.utf8.count + $1.boundary.utf8.count + 32 }
+    let chainCost = chain.reduce(0) { $0 + $1.path.utf8.count + $1.boundary.utf8.count + 32 }
+    var cost = Alert.memoryCost(title: title, message: message, path: path, actions: actions)
+    cost += chainCost
     if let account, !account.charge(cost, overdraft: true) {
-      droppedAlertCount += 1
-      return
+      // The limit cannot hold the whole message: the alert still comes, with its message
+      // cut, so that no error vanishes (a 20 MB message in a 64 MB plugin did).
+      message = Alert.messageCutForMemory(message)
+      cost = Alert.memoryCost(title: title, message: message, path: path, actions: actions)
+      cost += chainCost
+      guard account.charge(cost, overdraft: true) else {
+        droppedAlertCount += 1
+        return
+      }
     }
     var alert = Alert(
       title: title, message: message, dismissLabel: context.configuration.dismissLabel,
@@ -157,5 +164,25 @@ extension View {
       node = view.parent
     }
     return nil
+  }
+}
+
+extension Alert {
+  /// The longest part of a message kept when the payer's memory limit cannot hold it whole.
+  static let messageKeptOverTheLimit = 1024
+
+  /// `message` cut to its first ``messageKeptOverTheLimit`` bytes (whole characters), with
+  /// a note of what was not kept.
+  static func messageCutForMemory(_ message: String) -> String {
+    var kept = ""
+    var bytes = 0
+    for character in message {
+      let size = character.utf8.count
+      guard bytes + size <= messageKeptOverTheLimit else { break }
+      kept.append(character)
+      bytes += size
+    }
+    let left = message.utf8.count - bytes
+    return kept + "… (\(left) more bytes not kept: over the memory limit)"
   }
 }
