@@ -101,6 +101,8 @@ static lh_trace *lh_build_trace(lua_State *T, int first) {
   return t;
 }
 
+lh_trace *lh_trace_thread(lua_State *T) { return lh_build_trace(T, 0); }
+
 /* Message handler: records frames (C malloc, never raises) and returns the error value
  * unchanged, so the original value reaches Swift. Only an error value's own __tostring
  * runs Lua code here (see lh_tostring_now). */

@@ -35,6 +35,23 @@ import Testing
     #expect(result.stderr.contains(":3: in main chunk"), "\(result.stderr)")
   }
 
+  /// A timeout that comes while the script waits names where it waits: it had no
+  /// traceback at all, in a script or in a plugin's alert.
+  @Test func aTimeoutWhileWaitingShowsWhereItWaits() throws {
+    let script = try Luahost.temporaryFile(
+      "local function f()\n  while true do timer.sleep(0.001) end\nend\nf()\n")
+    let result = try Luahost.run(["--timeout", "300ms", script])
+    #expect(result.status == 1, "\(result.stderr)")
+    #expect(result.stderr.contains(":2: in local 'f'"), "\(result.stderr)")
+    #expect(result.stderr.contains(":4: in main chunk"), "\(result.stderr)")
+    let folder = try Luahost.temporaryFolder([
+      "plugins/p.lua": "local x = 1\ntimer.sleep(100)\n"
+    ])
+    let plugin = try Luahost.run(
+      ["--timeout", "300ms", "--plugins", "plugins", "-e", "print('main')"], directory: folder)
+    #expect(plugin.stdout.contains("source: plugins/p.lua:2\n"), "\(plugin.stdout)")
+  }
+
   /// A plugin's alert names the line too.
   @Test func aPluginsAlertNamesTheLineOfTheLoop() throws {
     let folder = try Luahost.temporaryFolder([

@@ -243,6 +243,9 @@ static inline lh_state *lh_getstate(lua_State *L) {
 /// Takes ownership of the trace of the last failed lh_pcall (NULL if none).
 lh_trace *lh_take_trace(lua_State *L);
 void lh_trace_free(lh_trace *t);
+/// The frames of T, a suspended coroutine, from its level 0 (NULL if malloc fails): where a
+/// coroutine waits. Calls nothing in Lua but lua_getstack and lua_getinfo.
+lh_trace *lh_trace_thread(lua_State *T);
 
 /// Calls the function below nargs arguments, like lua_pcall, with a message handler that
 /// records the frames cheaply (no luaL_traceback). [-(nargs+1), +(nresults|1)]. Never raises.

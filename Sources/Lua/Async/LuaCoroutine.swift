@@ -202,16 +202,31 @@ public final class LuaCoroutine {
     if case .failure(let error) = result, !Task.isCancelled, Watchdog.now() >= deadline {
       // The deadline's stop (or the cancellation it made) ended the run: a timeout, with
       // the frames it stopped, if it stopped running code (not a wait).
-      guard let error = error as? LuaError else { throw Self.timedOut }
-      switch error.kind {
-      case .timeout: throw error
-      case .interrupted:
-        throw LuaError(
-          kind: .timeout, message: Self.timedOut.message, traceback: error.traceback)
-      default: throw Self.timedOut
-      }
+      let luaError = error as? LuaError
+      if luaError?.kind == .timeout { throw error }
+      // Stopped while waiting, it has no frames of its own: those of the wait are shown.
+      var traceback = luaError?.traceback ?? LuaTraceback()
+      if traceback.isEmpty { traceback = waitingTraceback() }
+      throw LuaError(kind: .timeout, message: Self.timedOut.message, traceback: traceback)
     }
     return try result.get().value
+  }
+
+  /// Where the coroutine waits (its frames, from the async function it called), read in a
+  /// step; empty unless it is suspended.
+  private func waitingTraceback() -> LuaTraceback {
+    var traceback = LuaTraceback()
+    try? step {
+      try? self.core.withLock {
+        let stack = try LuaStack(self.core)
+        try stack.reserve(1)
+        try stack.push(self.thread)
+        defer { stack.pop() }
+        guard let co = lua_tothread(stack.L, -1), lua_status(co) == LUA_YIELD else { return }
+        traceback = LuaTraceback(taking: lh_trace_thread(co))
+      }
+    }
+    return traceback
   }
 
   /// Awaits each operation the coroutine waits for and resumes it, until it finishes.
