@@ -82,6 +82,7 @@ static lh_trace *lh_build_trace(lua_State *T, int first) {
   if (t == NULL) return NULL;
   t->message = NULL;
   t->message_len = 0;
+  t->stop = 0;
   lua_Debug ar;
   int shift = 1 - first;
   int total = lh_depth(T) - 1 + shift;
@@ -122,8 +123,16 @@ int lh_msgh(lua_State *L) {
     S->stepped = NULL;
     first = 0;
   }
+  /* A stop raised again as the frames it stopped unwind (a __close handler, or the box of
+   * a luaL_Buffer in gsub, closed under the sticky stop) keeps the trace of where it first
+   * stopped: the later one shows only the closing frames. */
+  int stop = lh_stop_reason(L, 1) != LH_STOP_NONE;
+  if (stop && S->pending != NULL && S->pending->stop) return 1;
   lh_trace *t = lh_build_trace(T, first);
-  if (t != NULL) lh_tostring_now(L, t);
+  if (t != NULL) {
+    t->stop = stop;
+    lh_tostring_now(L, t);
+  }
   lh_trace_free(S->pending);
   S->pending = t;
   return 1;

@@ -24,6 +24,18 @@ import Testing
     #expect(inFunction.stderr.contains(":6: in main chunk"), "\(inFunction.stderr)")
   }
 
+  /// A stop inside `gsub` is raised again as the closing of its buffer unwinds: the trace
+  /// of that second raise (two C frames, no line) replaced the first.
+  @Test(arguments: [["--timeout", "300ms"], ["--instructions", "10000000"]])
+  func aStopInsideGsubKeepsWhereItStopped(limit: [String]) throws {
+    let script = try Luahost.temporaryFile(
+      "local s = string.rep('a', 1e7)\nwhile true do\n  local r = s:gsub('a', 'b')\nend\n")
+    let result = try Luahost.run(limit + [script])
+    #expect(result.status == 1, "\(result.stderr)")
+    #expect(result.stderr.contains("in method 'gsub'"), "\(result.stderr)")
+    #expect(result.stderr.contains(":3: in main chunk"), "\(result.stderr)")
+  }
+
   /// A script that waited, then looped past its deadline, lost its traceback: the wait's
   /// timer cancelled the run, and the error became a bare "execution timed out".
   @Test func aTimeoutAfterAWaitKeepsItsTraceback() throws {

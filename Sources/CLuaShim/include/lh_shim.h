@@ -45,6 +45,7 @@ typedef struct lh_trace {
   int total;       /* levels on the stack when the error happened */
   char *message;   /* what __tostring gave for a table error value, or NULL */
   size_t message_len;
+  int stop;        /* recorded for a host stop (see lh_msgh) */
   lh_frame frames[LH_HEADFRAMES + LH_TAILFRAMES];
 } lh_trace;
 
