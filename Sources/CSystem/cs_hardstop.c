@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -21,6 +22,14 @@ static void *cs_hard_stop_thread(void *argument) {
   message += sizeof end;
   while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &end, NULL) == EINTR) {
   }
+  /* The flush and the message may block on a stalled reader (a full pipe, a terminal
+   * held with Ctrl-S): SIGALRM's default action ends the process then, two seconds on. */
+  sigset_t alarm_only;
+  sigemptyset(&alarm_only);
+  sigaddset(&alarm_only, SIGALRM);
+  pthread_sigmask(SIG_UNBLOCK, &alarm_only, NULL);
+  signal(SIGALRM, SIG_DFL);
+  alarm(2);
   /* Another thread may be inside a long write to stdout (holding its lock): then its
    * buffer is left, as a kill would leave it, rather than waiting on that lock. */
   if (ftrylockfile(stdout) == 0) {

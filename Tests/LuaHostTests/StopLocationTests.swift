@@ -6,12 +6,14 @@ import Testing
 /// Lua's hook does. A stop yields the script's coroutine from its hook, and Lua steps the
 /// saved pc back one instruction as it yields: the traceback named the line before the loop
 /// (the line of a function's header, inside a function).
+// The timeouts are long enough for a loaded machine to start the script well before the
+// run's end: a script that never started would have no line to name.
 @Suite(.timeLimit(.minutes(30))) struct StopLocationTests {
   static let mainChunkLoop = "local a = 1\nlocal b = 2\n\nwhile true do b = b + 1 end\n"
   static let functionLoop =
     "local b = 2\n\nlocal function f()\n  while true do b = b + 1 end\nend\nf()\n"
 
-  @Test(arguments: [["--timeout", "200ms"], ["--instructions", "100000"]])
+  @Test(arguments: [["--timeout", "2s"], ["--instructions", "100000"]])
   func aStopNamesTheLineOfTheLoop(limit: [String]) throws {
     let main = try Luahost.temporaryFile(Self.mainChunkLoop)
     let inMain = try Luahost.run(limit + [main])
@@ -26,7 +28,7 @@ import Testing
 
   /// A stop inside `gsub` is raised again as the closing of its buffer unwinds: the trace
   /// of that second raise (two C frames, no line) replaced the first.
-  @Test(arguments: [["--timeout", "300ms"], ["--instructions", "10000000"]])
+  @Test(arguments: [["--timeout", "2s"], ["--instructions", "10000000"]])
   func aStopInsideGsubKeepsWhereItStopped(limit: [String]) throws {
     let script = try Luahost.temporaryFile(
       "local s = string.rep('a', 1e7)\nwhile true do\n  local r = s:gsub('a', 'b')\nend\n")
@@ -41,7 +43,7 @@ import Testing
   @Test func aTimeoutAfterAWaitKeepsItsTraceback() throws {
     let script = try Luahost.temporaryFile(
       "timer.sleep(0.01)\nlocal x = 0\nwhile true do x = x + 1 end\n")
-    let result = try Luahost.run(["--timeout", "500ms", script])
+    let result = try Luahost.run(["--timeout", "2s", script])
     #expect(result.status == 1, "\(result.stderr)")
     #expect(result.stderr.contains("execution timed out"), "\(result.stderr)")
     #expect(result.stderr.contains(":3: in main chunk"), "\(result.stderr)")
@@ -52,7 +54,7 @@ import Testing
   @Test func aTimeoutWhileWaitingShowsWhereItWaits() throws {
     let script = try Luahost.temporaryFile(
       "local function f()\n  while true do timer.sleep(0.001) end\nend\nf()\n")
-    let result = try Luahost.run(["--timeout", "300ms", script])
+    let result = try Luahost.run(["--timeout", "2s", script])
     #expect(result.status == 1, "\(result.stderr)")
     #expect(result.stderr.contains(":2: in local 'f'"), "\(result.stderr)")
     #expect(result.stderr.contains(":4: in main chunk"), "\(result.stderr)")
@@ -60,7 +62,7 @@ import Testing
       "plugins/p.lua": "local x = 1\ntimer.sleep(100)\n"
     ])
     let plugin = try Luahost.run(
-      ["--timeout", "300ms", "--plugins", "plugins", "-e", "print('main')"], directory: folder)
+      ["--timeout", "2s", "--plugins", "plugins", "-e", "print('main')"], directory: folder)
     #expect(plugin.stdout.contains("source: plugins/p.lua:2\n"), "\(plugin.stdout)")
   }
 
@@ -71,7 +73,7 @@ import Testing
         "local n = 0\ntimer.after(0, function()\n  local x = 1\n  while true do x = x + 1 end\nend)\n"
     ])
     let result = try Luahost.run(
-      ["--timeout", "500ms", "--plugins", "plugins", "-e", "print('main')"], directory: folder)
+      ["--timeout", "2s", "--plugins", "plugins", "-e", "print('main')"], directory: folder)
     #expect(result.stdout.contains("source: plugins/p.lua:4"), "\(result.stdout)")
     // Cut at its end, the run fails, though the plugin's boundary handled the error.
     #expect(result.status == 1, "\(result.stderr)")

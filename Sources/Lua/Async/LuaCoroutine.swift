@@ -167,11 +167,13 @@ public final class LuaCoroutine {
     return try await withTaskCancellationHandler {
       try await body()
     } onCancel: {
-      // Only this coroutine's running step is stopped (see StepLatch): one that has not
-      // begun sees the cancel and does not run. Sticky: the step may not have opened its
-      // entry yet (an interrupt would stop only the entry running as it came), and the
-      // defer above forgets it.
-      if latch.cancel() { target.requestSticky(Int32(LH_STOP_INTERRUPT)) }
+      // Only this coroutine's running step is stopped, by an interrupt of its own entry
+      // (see StepLatch): one that has not begun sees the cancel and does not run; one
+      // whose entry has not opened yet finds the interrupt as it opens; one that has
+      // ended leaves the interrupt stale.
+      if let entry = latch.cancel() {
+        target.withOpenState { _ = lh_request_stop_seen($0, Int32(LH_STOP_INTERRUPT), entry) }
+      }
     }
   }
 
@@ -188,7 +190,8 @@ public final class LuaCoroutine {
       _ = isolation
       return UncheckedBox(try await coroutine.value.resumeEach())
     }
-    let remaining = deadline > Watchdog.now() ? deadline - Watchdog.now() : 0
+    let now = Watchdog.now()  // read once: read twice, it could pass the deadline between
+    let remaining = deadline > now ? deadline - now : 0
     let timer = Task {
       try await Task.sleep(for: .nanoseconds(remaining))
       work.cancel()
@@ -202,12 +205,15 @@ public final class LuaCoroutine {
     if case .failure(let error) = result, !Task.isCancelled, Watchdog.now() >= deadline {
       // The deadline's stop (or the cancellation it made) ended the run: a timeout, with
       // the frames it stopped, if it stopped running code (not a wait).
-      let luaError = error as? LuaError
-      if luaError?.kind == .timeout { throw error }
-      // Stopped while waiting, it has no frames of its own: those of the wait are shown.
-      var traceback = luaError?.traceback ?? LuaTraceback()
-      if traceback.isEmpty { traceback = waitingTraceback() }
-      throw LuaError(kind: .timeout, message: Self.timedOut.message, traceback: traceback)
+      // Stopped while waiting (or as it woke, past the deadline), it has no frames of its
+      // own: those of the wait are shown.
+      var stopped = error as? LuaError ?? Self.timedOut
+      if stopped.kind != .timeout {
+        stopped = LuaError(
+          kind: .timeout, message: Self.timedOut.message, traceback: stopped.traceback)
+      }
+      if stopped.traceback.isEmpty { stopped.traceback = waitingTraceback() }
+      throw stopped
     }
     return try result.get().value
   }
@@ -301,10 +307,12 @@ public final class LuaCoroutine {
 
   private func runStep(pushing push: (LuaStack) throws -> Int32) throws -> Progress {
     if isDone { throw LuaError(usage: "the coroutine has finished") }
-    guard !Task.isCancelled, latch.enter() else { throw Self.interrupted }
+    let stack = try LuaStack(core)
+    // The step's entry: the next outermost one (odd), or the one it runs inside.
+    let entry = lh_entries(lh_getstate(stack.L)) | 1
+    guard !Task.isCancelled, latch.enter(entry: entry) else { throw Self.interrupted }
     defer { latch.leave() }
     if let deadline, Watchdog.now() >= deadline { throw Self.timedOut }
-    let stack = try LuaStack(core)
     let base = stack.top
     defer { lua_settop(stack.L, base) }
     try stack.reserve(4)

@@ -60,12 +60,6 @@ final class StopTarget: Sendable {
     guarded.withLock { Self.request(reason, in: &$0) }
   }
 
-  /// Requests a stop that is not scoped to the entry running now: it stays until its
-  /// requester clears it (lh_clearstop), as a task's cancellation does once its run is over.
-  func requestSticky(_ reason: Int32) {
-    withOpenState { lh_request_stop_sticky($0, reason) }
-  }
-
   /// Requests a stop of the state `guarded` names, if it is open; the caller holds the lock.
   static func request(_ reason: Int32, in guarded: inout Guarded) {
     if let state = guarded.state { _ = lh_request_stop(state, reason) }

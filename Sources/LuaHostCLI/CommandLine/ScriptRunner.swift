@@ -35,7 +35,7 @@ package struct ScriptRunner {
 
   /// How long past the end of a run under `--timeout` the process may take to report its
   /// stops and close, before the backstop ends it (status 1).
-  static let hardStopGrace = Duration.milliseconds(200)
+  static let hardStopGrace = Duration.seconds(1)
 
   /// The version banner; it ends like `lua`'s, with Lua's copyright line.
   package static let version = "luahost 0.1.0, \(LuaState.copyright)"
@@ -395,7 +395,22 @@ package struct ScriptRunner {
   private func runScript(_ script: String, tree: ScriptedTree, trusted: Bool) throws {
     // A script may be a pipe (`luahost <(…)`, or stdin), as for `lua`. Either is read up
     // to the size of the largest file: an endless pipe (`- </dev/zero`) is refused there.
-    let bytes = try LuaState.readFile(script == "-" ? "/dev/stdin" : script)
+    // Stdin is read through C's stdin, as `lua` reads it: from where fd 0 stands, sharing
+    // stdio's buffer with `io.read` (opening /dev/stdin again would start over, and fails
+    // for a socket).
+    var bytes: [UInt8] = []
+    if script == "-" {
+      while case let c = getchar(), c != EOF {
+        guard bytes.count < LuaState.maximumFileSize else {
+          throw LuaError(
+            kind: .file,
+            message: "cannot read stdin: larger than \(LuaState.maximumFileSize) bytes")
+        }
+        bytes.append(UInt8(truncatingIfNeeded: c))
+      }
+    } else {
+      bytes = try LuaState.readFile(script)
+    }
     let (chunk, arguments) = try tree.withState { lua -> (LuaFunction, [LuaValue]) in
       // Trusted, a precompiled script runs, as with `lua`; sandboxed, bytecode is refused.
       let chunk = try lua.load(

@@ -54,15 +54,20 @@ extension View {
     let title = asked ?? context.configuration.title
     let origin = context.origin
     defer { log(error, message: message, context: context) }
-    if let index = pendingAlerts.firstIndex(where: {
-      // By bytes (see `ByteName`): every pending alert is compared with each new one.
-      $0.message.hasSameBytes(as: message) && $0.title.hasSameBytes(as: title)
-        && origin.hasPath($0.path)
-    }) {
+    // Counts the error on an equal alert already pending, if there is one.
+    func countedAsPending(_ message: String) -> Bool {
+      guard
+        let index = pendingAlerts.firstIndex(where: {
+          // By bytes (see `ByteName`): every pending alert is compared with each new one.
+          $0.message.hasSameBytes(as: message) && $0.title.hasSameBytes(as: title)
+            && origin.hasPath($0.path)
+        })
+      else { return false }
       pendingAlerts[index].count += 1
       environment.alertPresenter?.countChanged(pendingAlerts[index], boundary: self)
-      return
+      return true
     }
+    if countedAsPending(message) { return }
     guard pendingAlerts.count < Self.alertQueueLimit else {
       droppedAlertCount += 1
       return
@@ -84,6 +89,7 @@ extension View {
       // The limit cannot hold the whole message: the alert still comes, with its message
       // cut, so that no error vanishes (a 20 MB message in a 64 MB plugin did).
       message = Alert.messageCutForMemory(message)
+      if countedAsPending(message) { return }  // the same error, cut before
       cost = Alert.memoryCost(title: title, message: message, path: path, actions: actions)
       cost += chainCost
       guard account.charge(cost, overdraft: true) else {
