@@ -1,4 +1,5 @@
 import Lua
+import Synchronization
 import ViewTree
 
 extension ScriptedTree {
@@ -57,7 +58,8 @@ extension ScriptedTree {
             release()
             work.end()
           }
-          guard (try? await Task.sleep(for: delay)) != nil, let tree = tree.tree else { return }
+          guard (try? await Task.sleep(for: delay)) != nil, handle.fire(), let tree = tree.tree
+          else { return }
           View.treeLock.withLock {
             guard let view = reference.view else { return }
             do {
@@ -98,9 +100,9 @@ extension ScriptedTree {
   func registerTimerType() throws {
     try lua.register(ScheduledTimer.self, name: "Timer") { type in
       type.method("cancel") { timer, _ in
-        let running = timer.task.map { !$0.isCancelled } ?? false
+        let wasPending = timer.cancel()
         timer.task?.cancel()
-        return [.boolean(running)]
+        return [.boolean(wasPending)]
       }
     }
   }
@@ -114,6 +116,12 @@ final class ScheduledTimer: @unchecked Sendable {
   // the handle; a Task handle is itself Sendable; the charge gives its bytes back through
   // a thread-safe account.
   var task: Task<Void, Never>?
+  /// 0 while pending, then `fired` or `cancelled`, whichever comes first: a timer that
+  /// fired is no longer pending (`cancel` returns false and its callback runs on), and one
+  /// cancelled does not fire, however close the two come.
+  private let state = Atomic<UInt8>(0)
+  private static let fired: UInt8 = 1
+  private static let cancelled: UInt8 = 2
   /// What a handle and the task it keeps cost in Swift.
   static let memoryCost = 1024
   private let charge: Charged<Void>
@@ -121,6 +129,19 @@ final class ScheduledTimer: @unchecked Sendable {
   /// A handle charged to `tree`'s script for as long as it lives.
   /// - Throws: a `.memory` `LuaError` if the charge does not fit under the limit.
   init(tree: ScriptedTree) throws { charge = try Charged((), cost: Self.memoryCost, tree: tree) }
+
+  /// The delay has passed: whether the timer fires (it was not cancelled first).
+  func fire() -> Bool {
+    state.compareExchange(expected: 0, desired: Self.fired, ordering: .sequentiallyConsistent)
+      .exchanged
+  }
+
+  /// Cancels the timer: whether it was still pending (not fired, not cancelled before).
+  func cancel() -> Bool {
+    state.compareExchange(
+      expected: 0, desired: Self.cancelled, ordering: .sequentiallyConsistent
+    ).exchanged
+  }
 }
 
 /// A function of the tree's state carried into its timer task; it is called only from a

@@ -137,7 +137,8 @@ enum BuiltInDocumentation {
       "Runs fn later as an action of the view whose code scheduled it; removing that view cancels it."
     ),
     "Timer:cancel": .function(
-      returns: ["boolean"], "Cancels the timer; whether it was still pending."),
+      returns: ["boolean"],
+      "Cancels the timer; whether it was still pending (a callback that began runs on)."),
   ]
 
   /// The fields of the constructors' tables: read by the constructors' Swift code, so

@@ -22,6 +22,9 @@ package struct ScriptRunner {
   package var environment: [String: String]
   /// Whether stdin is a terminal (decides between the REPL and running stdin).
   package var stdinIsTerminal: Bool
+  /// Whether the parent closed stdin (the process then opened it on /dev/null): a script
+  /// read from stdin is refused, as `lua` refuses it.
+  package var stdinWasClosed = false
 
   /// Creates a runner.
   package init(
@@ -400,6 +403,11 @@ package struct ScriptRunner {
     // for a socket).
     var bytes: [UInt8] = []
     if script == "-" {
+      // A stdin the parent closed was opened on /dev/null (main.swift): as `lua`, refuse it.
+      guard !stdinWasClosed else {
+        throw LuaError(kind: .file, message: "cannot read stdin: Bad file descriptor")
+      }
+      defer { clearerr(cs_stdin()) }
       while case let c = getchar(), c != EOF {
         guard bytes.count < LuaState.maximumFileSize else {
           throw LuaError(
@@ -407,6 +415,10 @@ package struct ScriptRunner {
             message: "cannot read stdin: larger than \(LuaState.maximumFileSize) bytes")
         }
         bytes.append(UInt8(truncatingIfNeeded: c))
+      }
+      if ferror(cs_stdin()) != 0 {  // a directory, a write-only descriptor…
+        throw LuaError(
+          kind: .file, message: "cannot read stdin: \(String(cString: strerror(errno)))")
       }
     } else {
       bytes = try LuaState.readFile(script)

@@ -68,6 +68,19 @@ extension View {
     }
   }
 
+  /// Runs `body` as an action of this view, as ``perform(_:)`` runs one, so that a removal
+  /// of the view (or of an ancestor) during it is noted. Returns `body`'s result, and
+  /// whether the view then stands removed from the tree it was in: the caller then cancels
+  /// the work the action would go on with, which removing a view cancels, and which did not
+  /// exist yet as the view was removed. Call holding ``treeLock``.
+  package func runAsAction<T>(_ body: () throws -> T) rethrows -> (result: T, removed: Bool) {
+    // Inside this view's own `perform` (a tap), the note is `perform`'s to clear.
+    let nested = ActingView.current === self
+    defer { if !nested, parentBeforeRemoval != nil { parentBeforeRemoval = nil } }
+    let result = try ActingView.with(self) { try body() }
+    return (result, parentBeforeRemoval.map { $0.root !== root } ?? false)
+  }
+
   /// Where an error of this view's action continues past the top of its chain: the
   /// parent it (or an ancestor) had before the action removed it, unless the action put
   /// it back into that same tree. Clears the note.

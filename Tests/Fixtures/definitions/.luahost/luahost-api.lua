@@ -142,7 +142,7 @@ local UIError = {}
 ---@class Timer
 local Timer = {}
 
----Cancels the timer; whether it was still pending.
+---Cancels the timer; whether it was still pending (a callback that began runs on).
 ---@return boolean
 function Timer:cancel() end
 
