@@ -43,6 +43,23 @@ import Testing
     #expect(result.stdout.contains("late boom"))
   }
 
+  /// Different errors at one boundary queue behind its current alert. A run has no one to
+  /// dismiss alerts, and printed only the first: the others were seen nowhere.
+  @Test func everyQueuedAlertIsPrinted() throws {
+    let script = try Luahost.temporaryFile(
+      """
+      timer.after(0, function() error("first") end)
+      timer.after(0, function() error("second") end)
+      timer.after(0, function() error("third") end)
+      """)
+    let result = try Luahost.run([script])
+    #expect(result.status == 1)
+    for word in ["first", "second", "third"] {
+      #expect(result.stdout.contains(": \(word)\n"), "\(result.stdout)")
+    }
+    #expect(result.stdout.components(separatedBy: "alert: Unhandled error\n").count == 4)
+  }
+
   @Test func anErrorAfterTheMainChunkWaitedFailsTheScriptAsUsual() throws {
     let script = try Luahost.temporaryFile("timer.sleep(0.01)\nerror('after the wait')")
     let result = try Luahost.run([script])

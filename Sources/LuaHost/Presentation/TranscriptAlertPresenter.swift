@@ -31,6 +31,12 @@ public final class TranscriptAlertPresenter: AlertPresenter {
     write((boxed ? AlertFormatter.box(alert) : AlertFormatter.plain(alert)) + "\n")
   }
 
+  /// Prints an alert queued behind the current one as it comes: a run with no one to
+  /// dismiss alerts showed only the first of a boundary's errors.
+  public func queued(_ alert: Alert, boundary: View) {
+    present(alert, boundary: boundary)
+  }
+
   /// Prints that a pending alert repeated.
   public func countChanged(_ alert: Alert, boundary: View) {
     kept.update(alert)

@@ -16,6 +16,10 @@ public protocol AlertPresenter: AnyObject {
 
   /// Hides `alert`, which `boundary` no longer shows.
   func dismissed(_ alert: Alert, boundary: View)
+
+  /// Notes `alert`, which `boundary` queued behind its current one: it is presented when
+  /// the alerts before it are dismissed. A transcript with no one to dismiss prints it now.
+  func queued(_ alert: Alert, boundary: View)
 }
 
 extension AlertPresenter {
@@ -24,4 +28,7 @@ extension AlertPresenter {
 
   /// Does nothing.
   public func dismissed(_ alert: Alert, boundary: View) {}
+
+  /// Does nothing.
+  public func queued(_ alert: Alert, boundary: View) {}
 }

@@ -112,6 +112,8 @@ extension View {
     pendingAlerts.append(alert)
     if pendingAlerts.count == 1 {
       environment.alertPresenter?.present(alert, boundary: self)
+    } else {
+      environment.alertPresenter?.queued(alert, boundary: self)
     }
   }
 
