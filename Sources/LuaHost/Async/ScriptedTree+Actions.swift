@@ -26,23 +26,23 @@ extension ScriptedTree {
     _ function: LuaFunction, origin: View, passingOrigin: Bool = false,
     arguments: @escaping (ScriptedTree, View) throws -> [LuaValue] = { _, _ in [] }
   ) throws {
-    let (suspended, removed) = try origin.runAsAction {
-      try callingLua { () throws -> LuaCoroutine? in
-        let outer = currentOrigin
-        currentOrigin = origin
-        defer { currentOrigin = outer }
-        do {
-          return try LuaCoroutine.start(
-            function, receiver: passingOrigin ? origin : nil, arguments: arguments(self, origin))
-        } catch {
-          throw presentable(error, origin: origin)
-        }
+    let suspended = try callingLua { () throws -> LuaCoroutine? in
+      let outer = currentOrigin
+      currentOrigin = origin
+      defer { currentOrigin = outer }
+      do {
+        return try LuaCoroutine.start(
+          function, receiver: passingOrigin ? origin : nil, arguments: arguments(self, origin))
+      } catch {
+        throw presentable(error, origin: origin)
       }
     }
+    guard let suspended else { return }
     // The action removed its own view (or an ancestor) and then waited: what it would go
     // on with is cancelled, as removing the view cancels its work. Left running, it was
     // tracked by the removed view, which nothing cancels, and its errors had no boundary.
-    guard let suspended, !removed else { return }
+    // (Only an action that waits pays for the check.)
+    if View.treeLock.withLock({ origin.isRemovedByItsAction }) { return }
     suspended.step = stepper(origin: origin)
     // Refused past the memory limit: the coroutine is dropped before its work started.
     let release = try chargePendingWork()

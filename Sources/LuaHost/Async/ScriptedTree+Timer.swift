@@ -63,7 +63,8 @@ extension ScriptedTree {
           View.treeLock.withLock {
             guard let view = reference.view else { return }
             do {
-              try tree.runAction(action.function, origin: view)
+              // As the view's action, so that a removal of the view during it is noted.
+              try view.runAsAction { try tree.runAction(action.function, origin: view) }
             } catch {
               _ = view.environment.errorHandler.handle(error)
             }

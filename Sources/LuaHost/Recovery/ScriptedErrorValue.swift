@@ -121,7 +121,7 @@ extension ScriptedTree {
   func action(label: String, function: LuaFunction, origin: View) -> AlertAction {
     AlertAction(label, owner: ObjectIdentifier(self)) { [weak self, weak origin] in
       guard let self, let origin else { return false }
-      try self.runAction(function, origin: origin)
+      try origin.runAsAction { try self.runAction(function, origin: origin) }
       return true
     }
   }

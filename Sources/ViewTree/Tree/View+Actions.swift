@@ -68,17 +68,23 @@ extension View {
     }
   }
 
+  /// Whether this view's running action removed it (or an ancestor) from its tree and did
+  /// not put it back (see `parentBeforeRemoval`): the work the action would go on with is
+  /// then to be cancelled, as removing a view cancels its work, which did not exist yet as
+  /// the view was removed. Read it before the action ends. Call holding ``treeLock``.
+  package var isRemovedByItsAction: Bool {
+    guard let former = parentBeforeRemoval else { return false }
+    return former.root !== root
+  }
+
   /// Runs `body` as an action of this view, as ``perform(_:)`` runs one, so that a removal
-  /// of the view (or of an ancestor) during it is noted. Returns `body`'s result, and
-  /// whether the view then stands removed from the tree it was in: the caller then cancels
-  /// the work the action would go on with, which removing a view cancels, and which did not
-  /// exist yet as the view was removed. Call holding ``treeLock``.
-  package func runAsAction<T>(_ body: () throws -> T) rethrows -> (result: T, removed: Bool) {
-    // Inside this view's own `perform` (a tap), the note is `perform`'s to clear.
-    let nested = ActingView.current === self
-    defer { if !nested, parentBeforeRemoval != nil { parentBeforeRemoval = nil } }
-    let result = try ActingView.with(self) { try body() }
-    return (result, parentBeforeRemoval.map { $0.root !== root } ?? false)
+  /// of the view (or an ancestor) during it is noted for ``isRemovedByItsAction``: for
+  /// actions that do not come through `perform` (a timer's callback, an alert's button).
+  /// Call holding ``treeLock``.
+  package func runAsAction<T>(_ body: () throws -> T) rethrows -> T {
+    if ActingView.current === self { return try body() }  // `perform` clears the note
+    defer { if parentBeforeRemoval != nil { parentBeforeRemoval = nil } }
+    return try ActingView.with(self) { try body() }
   }
 
   /// Where an error of this view's action continues past the top of its chain: the
