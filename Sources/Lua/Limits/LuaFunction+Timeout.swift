@@ -64,7 +64,7 @@ extension LuaFunction {
 
 extension Duration {
   /// Whole nanoseconds, clamped at zero.
-  var nanoseconds: UInt64 {
+  package var nanoseconds: UInt64 {
     let (seconds, attoseconds) = components
     guard seconds >= 0 else { return 0 }
     let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)

@@ -115,7 +115,7 @@ package struct ScriptRunner {
       let message =
         "\(standsInForLua ? programName : "luahost"): the run passed its --timeout of "
         + "\(timeout) and did not end: work no deadline reaches was cut off\n"
-      _ = cs_arm_hard_stop((timeout + Self.hardStopGrace).nanosecondsForHardStop, message)
+      _ = cs_arm_hard_stop((timeout + Self.hardStopGrace).nanoseconds, message)
     }
     let lua: LuaState
     let presenter = TranscriptAlertPresenter { StandardStreams.out($0) }
@@ -462,13 +462,5 @@ final class ClosingReport {
   func stopped(_ whose: String, report: (String) -> Void) {
     sawStop = true
     report("\(whose) finalizers were stopped at exit, past their deadline; some did not run")
-  }
-}
-
-extension Duration {
-  /// Whole nanoseconds, at least 0 (a `--timeout` is at most a year: no overflow).
-  fileprivate var nanosecondsForHardStop: UInt64 {
-    let (seconds, attoseconds) = components
-    return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
   }
 }

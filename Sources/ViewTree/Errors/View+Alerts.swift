@@ -83,15 +83,16 @@ extension View {
     let account = origin.payingAccount ?? (error as? any AlertDetailing)?.alertPayer
     let chain = context.chain.steps
     let chainCost = chain.reduce(0) { $0 + $1.path.utf8.count + $1.boundary.utf8.count + 32 }
-    var cost = Alert.memoryCost(title: title, message: message, path: path, actions: actions)
-    cost += chainCost
+    func charge(for message: String) -> Int {
+      Alert.memoryCost(title: title, message: message, path: path, actions: actions) + chainCost
+    }
+    var cost = charge(for: message)
     if let account, !account.charge(cost, overdraft: true) {
       // The limit cannot hold the whole message: the alert still comes, with its message
       // cut, so that no error vanishes (a 20 MB message in a 64 MB plugin did).
       message = Alert.messageCutForMemory(message)
       if countedAsPending(message) { return }  // the same error, cut before
-      cost = Alert.memoryCost(title: title, message: message, path: path, actions: actions)
-      cost += chainCost
+      cost = charge(for: message)
       guard account.charge(cost, overdraft: true) else {
         droppedAlertCount += 1
         return
