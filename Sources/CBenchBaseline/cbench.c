@@ -171,6 +171,43 @@ void cb_register_view(lua_State *L, long long depth) {
   lua_setglobal(L, "button");
 }
 
+/* Case 5a's baseline: button:tap() runs the action as a coroutine (so that it could wait),
+ * as a tap does, with nothing else: the method is a C function in the metatable's __index
+ * table; the action and one reusable coroutine are the userdata's user values. */
+static int cb_button_tap(lua_State *L) {
+  luaL_checkudata(L, 1, "cb.button");
+  lua_getiuservalue(L, 1, 2); /* the coroutine, reused while it finishes cleanly */
+  lua_State *co = lua_tothread(L, -1);
+  lua_getiuservalue(L, 1, 1); /* the action */
+  lua_pushvalue(L, 1);        /* self */
+  lua_xmove(L, co, 2);
+  int results = 0;
+  int status = lua_resume(co, L, 1, &results);
+  if (status == LUA_OK) {
+    lua_pop(co, results);
+  } else if (status != LUA_YIELD) {
+    lua_resetthread(co); /* an error: the coroutine is reset for the next tap */
+  }
+  lua_pushboolean(L, status == LUA_OK || status == LUA_YIELD);
+  return 1;
+}
+
+void cb_register_button(lua_State *L, int action_ref) {
+  lua_newuserdatauv(L, 1, 2);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, action_ref);
+  lua_setiuservalue(L, -2, 1);
+  lua_newthread(L);
+  lua_setiuservalue(L, -2, 2);
+  if (luaL_newmetatable(L, "cb.button")) {
+    lua_newtable(L);
+    lua_pushcfunction(L, cb_button_tap);
+    lua_setfield(L, -2, "tap");
+    lua_setfield(L, -2, "__index");
+  }
+  lua_setmetatable(L, -2);
+  lua_setglobal(L, "button");
+}
+
 #include <malloc.h>
 
 long long cb_heap_bytes(void) { return (long long)mallinfo2().uordblks; }

@@ -47,6 +47,11 @@ void cb_unref(lua_State *L, int ref);
 /// property read that is as safe as LuaHost's.
 void cb_register_view(lua_State *L, long long depth);
 
+/// Case 5a's baseline: sets the global `button` to a full userdata whose `tap` method (a C
+/// function, checking `self`) runs the function at `action_ref` with `self` as a coroutine
+/// (one, reused) and returns true: the raw-C cost of a tap whose action may wait.
+void cb_register_button(lua_State *L, int action_ref);
+
 /// Bytes in use in the malloc heap (glibc mallinfo2), for per-sandbox memory.
 long long cb_heap_bytes(void);
 
