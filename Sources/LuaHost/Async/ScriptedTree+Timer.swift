@@ -40,7 +40,8 @@ extension ScriptedTree {
     return .table(module)
   }
 
-  /// Starts a timer task tracked by `origin`, with `handle` to cancel it.
+  /// Starts a timer task tracked by `origin`, with `handle` to cancel it. The timer runs
+  /// through the tree's ``timers`` queue, so timers run in the order they fall due.
   func schedule(
     _ action: LuaFunction, after delay: Duration, origin: View, handle: ScheduledTimer,
     release: @escaping @Sendable () -> Void
@@ -49,25 +50,38 @@ extension ScriptedTree {
     let reference = WeakView(origin)
     let action = UncheckedFunction(function: action)
     let tree = WeakTree(tree: self)
+    let timers = timers
+    let due = ContinuousClock.now + delay
     work.begin()
     View.treeLock.withLock {
       origin.track { finished in
+        let sequence = timers.add(
+          TimerQueue.Entry(
+            due: due,
+            fire: {
+              View.treeLock.withLock {
+                // Cancelled (by `cancel()` or by removing the view) before it ran: dropped.
+                guard handle.task?.isCancelled == false, handle.fire(),
+                  let tree = tree.tree, let view = reference.view
+                else { return }
+                do {
+                  // As the view's action, so that a removal of the view during it is noted.
+                  try view.runAsAction { try tree.runAction(action.function, origin: view) }
+                } catch {
+                  _ = view.environment.errorHandler.handle(error)
+                }
+              }
+            },
+            finish: {
+              finished()
+              release()
+              work.end()
+            }))
         let task = Task {
-          defer {
-            finished()
-            release()
-            work.end()
-          }
-          guard (try? await Task.sleep(for: delay)) != nil, handle.fire(), let tree = tree.tree
-          else { return }
-          View.treeLock.withLock {
-            guard let view = reference.view else { return }
-            do {
-              // As the view's action, so that a removal of the view during it is noted.
-              try view.runAsAction { try tree.runAction(action.function, origin: view) }
-            } catch {
-              _ = view.environment.errorHandler.handle(error)
-            }
+          if (try? await Task.sleep(until: due, clock: .continuous)) != nil {
+            timers.runDue()
+          } else {
+            timers.remove(sequence)
           }
         }
         handle.task = task

@@ -1,0 +1,123 @@
+import Lua
+import LuaHost
+import TestSupport
+import Testing
+import ViewTree
+
+// Timers run in the order they fall due, and those due at the same time in the order they
+// were scheduled: also when they fall due together while the state is busy, and whatever
+// order the pool wakes their tasks in (the suite's tree, state and inbox are
+// AsyncActionTests').
+extension AsyncActionTests {
+  /// The order the timers ran in, once all have.
+  func order() async throws -> String {
+    await tree.pendingWork.idle()
+    return try String(luaValue: try #require(try run("return table.concat(ran, ' ')").first))
+  }
+
+  @Test func timersDueTogetherRunInTheOrderTheyWereScheduled() async throws {
+    try run(
+      """
+      ran = {}
+      for i = 1, 60 do timer.after(0, function() ran[#ran + 1] = i end) end
+      """)
+    #expect(try await order() == (1...60).map(String.init).joined(separator: " "))
+    #expect(inbox.all.isEmpty)
+  }
+
+  @Test func timersOfOneDelayRunInTheOrderTheyWereScheduled() async throws {
+    // Three delays, interleaved: whatever the machine's speed, each delay's timers fall due
+    // in the order they were scheduled (how the three groups mix depends on the speed).
+    try run(
+      """
+      ran = {}
+      for i = 1, 90 do timer.after(0.02 * (i % 3), function() ran[#ran + 1] = i end) end
+      """)
+    let order = try await order().split(separator: " ").compactMap { Int($0) }
+    #expect(order.sorted() == Array(1...90))
+    for group in 0..<3 {
+      let members = order.filter { $0 % 3 == group }
+      #expect(members == members.sorted(), "delay \(group): \(members)")
+    }
+  }
+
+  @Test func luahostRunsTimersOfOneDelayInTheOrderTheyWereScheduled() throws {
+    let script = try Luahost.temporaryFile(
+      "for i = 1, 90 do timer.after(0.02 * (i % 3), function() print(i) end) end")
+    let result = try Luahost.run([script])
+    #expect(result.status == 0, "\(result.stderr)")
+    let order = result.stdout.split(separator: "\n").compactMap { Int($0) }
+    #expect(order.sorted() == Array(1...90))
+    for group in 0..<3 {
+      let members = order.filter { $0 % 3 == group }
+      #expect(members == members.sorted(), "delay \(group): \(members)")
+    }
+  }
+
+  @Test func timersThatFellDueWhileTheStateWasBusyRunInDueOrder() async throws {
+    // `late` is scheduled first but falls due last; all are due before the chunk ends
+    // (os.clock counts the process's CPU time: the chunk loops for at least 0.25 s on two
+    // cores, longer on one).
+    try run(
+      """
+      ran = {}
+      timer.after(0.3, function() ran[#ran + 1] = 'late' end)
+      for i = 1, 30 do timer.after(0, function() ran[#ran + 1] = i end) end
+      timer.after(0.1, function() ran[#ran + 1] = 'middle' end)
+      local stop = os.clock() + 0.5
+      while os.clock() < stop do end
+      """)
+    let early = (1...30).map(String.init).joined(separator: " ")
+    #expect(try await order() == early + " middle late")
+  }
+
+  @Test func aTimerScheduledByATimerRunsAfterThoseAlreadyDue() async throws {
+    try run(
+      """
+      ran = {}
+      timer.after(0, function()
+        ran[#ran + 1] = 'a'
+        timer.after(0, function() ran[#ran + 1] = 'c' end)
+      end)
+      timer.after(0, function() ran[#ran + 1] = 'b' end)
+      local stop = os.clock() + 0.05
+      while os.clock() < stop do end
+      """)
+    #expect(try await order() == "a b c")
+  }
+
+  @Test func cancelledTimersAndTimersOfRemovedViewsDoNotRun() async throws {
+    try run(
+      """
+      ran = {}
+      local panel = ui.root:add(ui.stack{ id = 'panel' })
+      local kept = ui.root:add(ui.button{ id = 'kept', on_tap = function()
+        for i = 1, 20 do
+          local handle = timer.after(0, function() ran[#ran + 1] = 'kept' .. i end)
+          if i % 2 == 0 then handle:cancel() end
+        end
+      end })
+      panel:add(ui.button{ id = 'doomed', on_tap = function()
+        for i = 1, 20 do timer.after(0, function() ran[#ran + 1] = 'doomed' .. i end) end
+      end })
+      ui.find('doomed'):tap()
+      kept:tap()
+      panel:remove()
+      local stop = os.clock() + 0.05
+      while os.clock() < stop do end
+      """)
+    let odd = stride(from: 1, through: 19, by: 2).map { "kept\($0)" }
+    #expect(try await order() == odd.joined(separator: " "))
+  }
+
+  @Test func manyTimersScheduledAndCancelledAllEnd() async throws {
+    // Cancelled keys wait in the queue's heap until it is rebuilt; every timer's work ends.
+    try run(
+      """
+      ran = {}
+      for i = 1, 5000 do timer.after(3600, print):cancel() end
+      for i = 1, 3 do timer.after(0, function() ran[#ran + 1] = i end) end
+      """)
+    #expect(try await order() == "1 2 3")
+  }
+}
