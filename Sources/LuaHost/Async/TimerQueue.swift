@@ -1,4 +1,4 @@
-import Synchronization
+import Locks
 
 /// A tree's pending timers, run in the order they fall due (and, at the same time, in the
 /// order they were scheduled), one at a time.
@@ -41,7 +41,8 @@ final class TimerQueue: Sendable {
     var isDraining = false
   }
 
-  private let state = Mutex(State())
+  // `LockedValue`, not `Mutex`: ThreadSanitizer sees a pthread mutex (see LockedValue).
+  private let state = LockedValue(State())
 
   /// Adds a timer; returns its number, for ``remove(_:)``.
   func add(_ entry: Entry) -> UInt64 {
