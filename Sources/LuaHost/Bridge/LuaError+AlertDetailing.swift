@@ -14,4 +14,13 @@ extension LuaError: AlertDetailing {
   public var underlyingError: (any Error)? { underlying }
   /// The script whose state raised the error.
   public var alertPayer: (any MemoryAccount)? { memoryAccount.map(ScriptMemoryAccount.init) }
+  /// The error with its message, and a string error value, cut; its traceback's frames
+  /// (each bounded in size) are kept. A Swift error that crossed Lua is the host's own and
+  /// is kept as it is.
+  public func cutForMemory(_ cut: (String) -> String) -> any Error {
+    var copy = self
+    copy.message = cut(message)
+    if case .string = value { copy.value = .string(LuaString(copy.message)) }
+    return copy
+  }
 }

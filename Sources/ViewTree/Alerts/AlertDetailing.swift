@@ -25,6 +25,10 @@ public protocol AlertDetailing: Error {
   /// none: a script's error raised at a view the host made (its `ui.root`, a plugin's
   /// panel) is still the script's, and counts against its memory limit.
   var alertPayer: (any MemoryAccount)? { get }
+  /// The error as an alert keeps it when its payer's memory limit cannot hold the whole
+  /// alert: its text (and anything else it holds that a script made, such as the error
+  /// value) cut with `cut`, so that the alert does not keep what was not paid for.
+  func cutForMemory(_ cut: (String) -> String) -> any Error
 }
 
 extension AlertDetailing {
@@ -45,4 +49,6 @@ extension AlertDetailing {
   public var alertActions: [AlertAction] { [] }
   /// None: only the view the error came from pays.
   public var alertPayer: (any MemoryAccount)? { nil }
+  /// The error itself: an error that holds no text a script made has nothing to cut.
+  public func cutForMemory(_ cut: (String) -> String) -> any Error { self }
 }

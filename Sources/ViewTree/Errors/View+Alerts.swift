@@ -49,11 +49,12 @@ extension View {
   /// Alerts match when title, message and origin path are equal; the first
   /// error is kept. The alert becomes current before the presenter is called,
   /// so errors raised by the presenter queue instead of recursing.
-  func enqueueAlert(for error: any Error, context: AlertContext) {
+  func enqueueAlert(for reported: any Error, context: AlertContext) {
+    var error = reported
     var (message, asked) = Alert.texts(for: error)
     let title = asked ?? context.configuration.title
     let origin = context.origin
-    defer { log(error, message: message, context: context) }
+    defer { log(reported, message: message, context: context) }
     // Counts the error on an equal alert already pending, if there is one.
     func countedAsPending(_ message: String) -> Bool {
       guard
@@ -96,6 +97,11 @@ extension View {
       guard account.charge(cost, overdraft: true) else {
         droppedAlertCount += 1
         return
+      }
+      // The error keeps its own copy of the text (and the script's error value): cut too,
+      // or each alert would keep the whole message unpaid for.
+      if let detailed = error as? any AlertDetailing {
+        error = detailed.cutForMemory(Alert.messageCutForMemory)
       }
     }
     var alert = Alert(
@@ -178,11 +184,11 @@ extension View {
 
 extension Alert {
   /// The longest part of a message kept when the payer's memory limit cannot hold it whole.
-  static let messageKeptOverTheLimit = 1024
+  public static let messageKeptOverTheLimit = 1024
 
   /// `message` cut to its first ``messageKeptOverTheLimit`` bytes (whole characters), with
   /// a note of what was not kept.
-  static func messageCutForMemory(_ message: String) -> String {
+  public static func messageCutForMemory(_ message: String) -> String {
     var kept = ""
     var bytes = 0
     for character in message {
