@@ -10,7 +10,7 @@ extension ScriptedTree {
       "find",
       function { tree, arguments in
         let id = try String(luaValue: arguments.first ?? .nil)
-        return [try View.treeLock.withLock { try tree.value(tree.root.find(id)) }]
+        return [try View.treeLock.withLock { try tree.value(tree.root.findForScript(id)) }]
       })
     try module.set(
       "error", function { tree, arguments in [try tree.makeErrorValue(arguments.first ?? .nil)] })
@@ -83,9 +83,10 @@ extension ScriptedTree {
   }
 
   /// Charges a new view to this script, sets its handlers from `spec`, and adds the spec's
-  /// `children`.
+  /// `children`. Its errors while it is in no tree go to `ui.root`'s boundary.
   private func configure(_ view: View, from spec: ComponentSpec, events: Set<String>) throws {
     try charge(view)
+    view.detachedErrorRoute = root
     for name in ["on_tap", "on_error", "on_reset"] + events.sorted() {
       try setHandler(name, of: view, to: spec[name])
     }

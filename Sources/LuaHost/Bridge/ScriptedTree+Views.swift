@@ -152,7 +152,7 @@ extension ScriptedTree {
       type.method(
         "find",
         lockedMethod { view, arguments in
-          [try tree().value(view.find(string(arguments.first ?? .nil)))]
+          [try tree().value(view.findForScript(string(arguments.first ?? .nil)))]
         })
       /// The optional 1-based position argument at `index`. Any integer is accepted here:
       /// `place` checks the range, and names the position as the script gave it.

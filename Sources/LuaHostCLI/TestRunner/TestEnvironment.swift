@@ -55,9 +55,10 @@ final class TestEnvironment {
 
   /// Installs the test API and runs the test file; returns the registered tests.
   func load(file: String) throws -> LuaTable {
-    let registry = try installTestAPI()
+    let registry = try LuaTable(luaValue: installTestAPI())
     try lua.run(file: file)
-    return try LuaTable(luaValue: registry)
+    try registry.rawSet("closed", true)  // no test registers from inside another
+    return registry
   }
 
   /// Installs the test API (`test`, `describe`, `expect`, `compile`); returns the table

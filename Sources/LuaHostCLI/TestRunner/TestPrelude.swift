@@ -17,6 +17,11 @@ enum TestPrelude {
     local function register(name, fn, skip)
       if type(name) ~= 'string' then error("test: the name must be a string", 3) end
       if type(fn) ~= 'function' then error("test: '" .. name .. "' needs a function", 3) end
+      -- Set once the file has run: a test registered from inside a running test would
+      -- never run, and its failures would be lost.
+      if registry.closed then
+        error("test: '" .. name .. "' is registered inside a running test; register tests at the top of the file or in describe", 3)
+      end
       local full = #groups > 0 and (concat(groups, ' ') .. ' ' .. name) or name
       registry[#registry + 1] = { name = full, fn = fn, skip = skip or false }
     end

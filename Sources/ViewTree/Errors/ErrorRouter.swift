@@ -38,6 +38,7 @@ enum ErrorRouter {
     // raised in, so a plugin cannot detach its way out of its panel's boundary.
     var above: [View]? = nil
     var aboveIndex = 0
+    var tookDetachedRoute = false
     walk: while true {
       if above == nil, node.boundary?.onError != nil {
         var chain: [View] = []
@@ -85,6 +86,15 @@ enum ErrorRouter {
         // The top of the removed subtree: on at its former parent, whose own chain is
         // snapshotted afresh by the next filter.
         continuation = nil
+        above = nil
+        aboveIndex = 0
+        node = next
+      } else if !tookDetachedRoute, let next = origin.detachedErrorRoute ?? node.detachedErrorRoute,
+        next !== node
+      {
+        // The top of a subtree in no tree (its views were never added, or were removed
+        // before the action ran): on where the origin's script reaches (once).
+        tookDetachedRoute = true
         above = nil
         aboveIndex = 0
         node = next

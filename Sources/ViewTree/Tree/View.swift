@@ -75,6 +75,13 @@ public final class View {
   /// that removes nothing pays one check for it.
   var parentBeforeRemoval: View?
 
+  /// Where this view's errors go on while it is in no tree (never added, or removed):
+  /// when the walk to the nearest boundary reaches the top of the view's detached
+  /// subtree, it goes on at this view. A scripting layer sets it to the top of what its
+  /// script may reach (`ui.root`), so that the error of a view the script made and never
+  /// added still reaches a boundary instead of vanishing. Weak; `nil` by default.
+  public weak var detachedErrorRoute: View?
+
   // The two actions are unchecked for exclusivity: they are only read and assigned, never
   // passed `inout`, so no two accesses can overlap, and the runtime's check of the read
   // cost 76 instructions of every tap (about 1.5% of a tap from Lua, case 5a).

@@ -1,0 +1,85 @@
+import Foundation
+import Lua
+import LuaHost
+import TestSupport
+import Testing
+import ViewTree
+
+// Errors that once vanished, found by a hostile review (2026-12-06): each now reaches a
+// boundary or fails the run (the suite's tree, state and inbox are AsyncActionTests').
+extension AsyncActionTests {
+  @Test func anErrorOfAViewNeverAddedReachesTheRootsBoundary() async throws {
+    try run(
+      """
+      local lone = ui.button{ id = 'lone', on_tap = function() error('tap boom') end }
+      tapped = lone:tap()
+      local later = ui.button{ id = 'later', on_tap = function()
+        timer.after(0, function() error('timer boom') end)
+      end }
+      later:tap()
+      """)
+    await tree.pendingWork.idle()
+    #expect(try run("return tapped") == [false])
+    // Both at the root (the second queued behind the first).
+    let messages = View.treeLock.withLock { root.alerts.map(\.message) }
+    #expect(messages.count == 2, "\(messages)")
+    #expect(messages.contains { $0.contains("tap boom") }, "\(messages)")
+    #expect(messages.contains { $0.contains("timer boom") }, "\(messages)")
+  }
+}
+
+@Suite(.timeLimit(.minutes(30))) struct LostErrorCommandLineTests {
+  @Test func aTestRegisteredInsideARunningTestFailsIt() throws {
+    let folder = try Luahost.temporaryFolder([
+      "nested_test.lua": """
+      test('outer', function()
+        test('inner', function() error('inner fails') end)
+      end)
+      test('fine', function() end)
+      """
+    ])
+    let result = try Luahost.run(["test", "."], directory: folder)
+    #expect(result.status == 1, "\(result.stdout)")
+    #expect(
+      result.stdout.contains("'inner' is registered inside a running test"), "\(result.stdout)")
+    #expect(result.stdout.contains("1 passed, 1 failed"), "\(result.stdout)")
+  }
+
+  @Test func resetEndsTheOldStatesTimers() throws {
+    let result = try Luahost.run(
+      ["-i"],
+      stdin: """
+        timer.after(0.2, function() print('old timer') end)
+        .reset
+        timer.sleep(0.5)
+
+        """)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("fresh state and app tree"), "\(result.stdout)")
+    #expect(!result.stdout.contains("old timer"), "\(result.stdout)")
+    #expect(!result.stdout.contains("Unhandled"), "\(result.stdout)")
+  }
+
+  @Test func aPluginCannotShadowAHostViewsId() throws {
+    let folder = try Luahost.temporaryFolder([
+      "plugins/evil.lua": """
+      ui.root:add(ui.text_field{ id = 'password', on_change = function(self)
+        print('evil got ' .. tostring(self.value))
+      end })
+      """,
+      "main.lua": """
+      ui.root:add(ui.text_field{ id = 'password' })
+      local found = ui.find('password')
+      print(found.path)
+      found:set_value('hunter2')
+      print(ui.find('evil') ~= nil)
+      """,
+    ])
+    let result = try Luahost.run(["--plugins", "plugins", "main.lua"], directory: folder)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("root/password\n"), "\(result.stdout)")
+    #expect(!result.stdout.contains("evil got"), "\(result.stdout)")
+    // A plugin's views are still found when no other view has the id.
+    #expect(result.stdout.contains("root/password\ntrue\n"), "\(result.stdout)")
+  }
+}
