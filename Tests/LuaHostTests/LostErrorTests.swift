@@ -83,3 +83,39 @@ extension AsyncActionTests {
     #expect(result.stdout.contains("root/password\ntrue\n"), "\(result.stdout)")
   }
 }
+
+/// Ctrl-C stops the plugins' running code too: two plugins looping in timers hold both
+/// threads of a two-core machine's pool, where the script's wait needs one to end, and the
+/// exit waited out each plugin's 10 s deadline.
+@Suite(.timeLimit(.minutes(30))) struct CtrlCWithBusyPluginsTests {
+  @Test(.disabled(if: Sanitizers.threadSanitizer, "TSan defers signals; see Sanitizers"))
+  func ctrlCInterruptsPluginsLoopingInTimers() throws {
+    let folder = try Luahost.temporaryFolder([
+      "plugins/a.lua": "timer.after(0, function() print('looping') while true do end end)",
+      "plugins/b.lua": "timer.after(0, function() print('looping') while true do end end)",
+    ])
+    let process = Process()
+    process.executableURL = Luahost.executable
+    process.arguments = ["--plugins", "plugins", "-e", "print('waiting') timer.sleep(3600)"]
+    process.currentDirectoryURL = URL(fileURLWithPath: folder)
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = Pipe()
+    try process.run()
+    let reader = output.fileHandleForReading
+    var seen = ""
+    let expected = ["[a] looping", "[b] looping", "waiting"]
+    while !expected.allSatisfy({ seen.contains($0) }) {
+      let chunk = reader.availableData
+      if chunk.isEmpty { break }
+      seen += String(decoding: chunk, as: UTF8.self)
+    }
+    kill(process.processIdentifier, SIGINT)
+    let rest = String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    let all = seen + rest
+    #expect(process.terminationStatus == 1, "\(all)")
+    #expect(all.components(separatedBy: "message: interrupted").count == 3, "\(all)")
+    #expect(!all.contains("timed out"), "\(all)")
+  }
+}

@@ -222,6 +222,16 @@ public final class Plugin: @unchecked Sendable {
   /// any thread, and from inside the plugin's own code (a host module function it called,
   /// its tap, its timer): the state then closes once that code has returned, and nothing of
   /// the plugin runs after that.
+  /// Stops the plugin's work from any thread, without waiting for its state: cancels its
+  /// timers and waiting actions, then interrupts the code it runs now (as Ctrl-C would; it
+  /// fails with `.interrupted`, which its panel shows). A host that shuts down calls this
+  /// before ``PluginHost/unload(_:)``, which waits for the running code to return: a
+  /// plugin looping in a timer would otherwise hold the exit until its deadline.
+  public func interrupt() {
+    View.treeLock.withLock { panel.cancelWork() }
+    lua.interruptHandle.interrupt()
+  }
+
   func unload() {
     let refused = View.treeLock.withoutLock { () -> Bool in
       do {

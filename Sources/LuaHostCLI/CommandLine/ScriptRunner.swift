@@ -167,6 +167,9 @@ package struct ScriptRunner {
       watcher?.stop()  // no reload while the plugins are unloaded
       // One budget for every plugin: a dozen hostile ones cannot hold the exit a dozen times.
       let end = runEnd ?? ContinuousClock.now + .seconds(1)
+      // What still runs stops first (after a Ctrl-C or the script's error, a plugin may be
+      // looping in a timer): unloading waits for the running code, up to its deadline.
+      for plugin in pluginHost?.plugins ?? [] { plugin.interrupt() }
       for plugin in pluginHost?.plugins ?? [] {
         let state = plugin.run { $0 }
         state?.finalizerTimeoutAtClose = max(.zero, end - ContinuousClock.now)
@@ -184,7 +187,7 @@ package struct ScriptRunner {
       if options.warnings { lua.setWarnings(true) }
     }
     try lua.interruptingOnSIGINT {
-      try runActions(options, tree: appTree, startsRepl: startsRepl)
+      try runActions(options, tree: appTree, plugins: pluginHost, startsRepl: startsRepl)
     }
     if session == nil {
       // As node does: the script's timers and plugins' work in flight run before the exit.
@@ -239,15 +242,15 @@ package struct ScriptRunner {
   /// `LUA_INIT`, then the `-e` and `-l` actions in order, then the script (or stdin), as
   /// `lua` runs them.
   private func runActions(
-    _ options: CommandLineOptions, tree: ScriptedTree, startsRepl: Bool
+    _ options: CommandLineOptions, tree: ScriptedTree, plugins: PluginHost?, startsRepl: Bool
   ) throws {
-    if !options.ignoreEnvironment { try runInit(tree: tree) }
+    if !options.ignoreEnvironment { try runInit(tree: tree, plugins: plugins) }
     for action in options.actions {
       switch action {
       case .execute(let code):
         // As a coroutine, like the script: `-e` code may wait too.
         let chunk = try tree.withState { try $0.load(code, name: "=(command line)") }
-        try run(chunk, arguments: [], tree: tree)
+        try run(chunk, arguments: [], tree: tree, plugins: plugins)
       case .require(let global, let module):
         try tree.withState { lua in
           let require = try LuaFunction(luaValue: lua.globals().get("require"))
@@ -257,11 +260,11 @@ package struct ScriptRunner {
       }
     }
     if let script = options.script {
-      try runScript(script, tree: tree, trusted: options.trusted)
+      try runScript(script, tree: tree, plugins: plugins, trusted: options.trusted)
     } else if startsRepl {
       if !options.interactive && stdinIsTerminal { StandardStreams.out(Self.version + "\n") }
     } else if options.actions.isEmpty && !options.showVersion && !options.watch {
-      try runScript("-", tree: tree, trusted: options.trusted)
+      try runScript("-", tree: tree, plugins: plugins, trusted: options.trusted)
     }
   }
 
@@ -379,7 +382,7 @@ package struct ScriptRunner {
     try lua.globals().set("arg", .table(table))
   }
 
-  private func runInit(tree: ScriptedTree) throws {
+  private func runInit(tree: ScriptedTree, plugins: PluginHost?) throws {
     guard
       let (name, code) = [
         ("LUA_INIT_5_4", environment["LUA_INIT_5_4"]), ("LUA_INIT", environment["LUA_INIT"]),
@@ -390,12 +393,14 @@ package struct ScriptRunner {
       code.hasPrefix("@")
         ? try lua.load(file: String(code.dropFirst())) : try lua.load(code, name: "=" + name)
     }
-    try run(chunk, arguments: [], tree: tree)
+    try run(chunk, arguments: [], tree: tree, plugins: plugins)
   }
 
   /// Runs the script with the values of `arg[1]`, `arg[2]`, … as `...`, read from the
   /// global `arg` when the script starts (as `lua` does, so `-e` may change them).
-  private func runScript(_ script: String, tree: ScriptedTree, trusted: Bool) throws {
+  private func runScript(
+    _ script: String, tree: ScriptedTree, plugins: PluginHost?, trusted: Bool
+  ) throws {
     // A script may be a pipe (`luahost <(…)`, or stdin), as for `lua`. Either is read up
     // to the size of the largest file: an endless pipe (`- </dev/zero`) is refused there.
     // Stdin is read through C's stdin, as `lua` reads it: from where fd 0 stands, sharing
@@ -437,12 +442,14 @@ package struct ScriptRunner {
       }
       return (chunk, try (0..<max(count, 0)).map { try arg.get(.integer(Int64($0 + 1))) })
     }
-    try run(chunk, arguments: arguments, tree: tree)
+    try run(chunk, arguments: arguments, tree: tree, plugins: plugins)
   }
 
   /// Runs a chunk as the main chunk of a coroutine of the tree (so it may wait), each step
   /// holding the state's lock, and waits for it to finish.
-  private func run(_ chunk: LuaFunction, arguments: [LuaValue], tree: ScriptedTree) throws {
+  private func run(
+    _ chunk: LuaFunction, arguments: [LuaValue], tree: ScriptedTree, plugins: PluginHost?
+  ) throws {
     // A Ctrl-C that no Lua code raised (it came while the script waited, or as a step
     // ended) cancels the wait, which ends the script as interrupted. Counted from before
     // the first step, which may end just as one comes.
@@ -450,7 +457,13 @@ package struct ScriptRunner {
     let (waiting, progress) = try tree.start(chunk, arguments: arguments, asMainChunk: true)
     guard case .suspended = progress else { return }
     let coroutine = Unchecked(waiting)
-    let interrupted = { LuaState.unheardSIGINTs != unheard }
+    // The plugins' running code is interrupted from this thread too: plugins looping in
+    // timers may hold every thread of the pool, and the wait's own task needs one to end.
+    let interrupted = { () -> Bool in
+      guard LuaState.unheardSIGINTs != unheard else { return false }
+      for plugin in plugins?.plugins ?? [] { plugin.interrupt() }
+      return true
+    }
     _ = try Blocking.wait(poll: interrupted) { try await coroutine.value.finish(isolation: nil) }
   }
 }
