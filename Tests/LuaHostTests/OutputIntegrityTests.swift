@@ -12,12 +12,16 @@ import Testing
       "plugins/forger/init.lua": "print('hello')",
       "plugins/spaced/manifest.lua": "return { name = 'a b' }",
       "plugins/spaced/init.lua": "print('hello')",
+      // A panel named `..` would make the path root/plugins/.. (found by a hostile review).
+      "plugins/dots/manifest.lua": "return { name = '..' }",
+      "plugins/dots/init.lua": "print('hello')",
       "main.lua": "print('main')",
     ])
     let result = try Luahost.run(["--plugins", "plugins", "main.lua"], directory: folder)
     #expect(result.stdout == "main\n", "\(result.stdout)")
     #expect(result.stderr.contains("bad plugin name 'x\\10[counter'"), "\(result.stderr)")
     #expect(result.stderr.contains("bad plugin name 'a b'"), "\(result.stderr)")
+    #expect(result.stderr.contains("bad plugin name '..'"), "\(result.stderr)")
   }
 
   @Test func aPluginsAlertTextCannotStartALineOfItsOwn() throws {

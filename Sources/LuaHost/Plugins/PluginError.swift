@@ -51,7 +51,7 @@ public enum PluginError: Error, Equatable, CustomStringConvertible {
     case .reloadFailed(_, let reason, let loadedAt):
       "reload failed: \(reason); still running the version loaded at \(loadedAt)"
     case .badName(let name):
-      "bad plugin name '\(name.visibleControls(keepingNewlines: false))' (1 to 64 letters, digits, '_', '-' or '.')"
+      "bad plugin name '\(name.visibleControls(keepingNewlines: false))' (1 to 64 letters, digits, '_', '-' or '.', not all dots)"
     }
   }
 }

@@ -63,12 +63,12 @@ public struct PluginManifest: Equatable, Sendable {
     }
   }
 
-  /// Whether `name` may name a plugin: 1 to 64 ASCII letters, digits, `_`, `-` and `.`.
-  /// The name labels every line the plugin prints (`[name] `) and is its panel's id, so
-  /// it can hold nothing that forges a label or a path: no control character, bracket,
-  /// space or `/`.
+  /// Whether `name` may name a plugin: 1 to 64 ASCII letters, digits, `_`, `-` and `.`,
+  /// not all dots. The name labels every line the plugin prints (`[name] `) and is its
+  /// panel's id, so it can hold nothing that forges a label or a path: no control
+  /// character, bracket, space or `/`, and no `.` or `..` (`root/plugins/..`).
   public static func isValidName(_ name: String) -> Bool {
-    (1...64).contains(name.utf8.count)
+    (1...64).contains(name.utf8.count) && !name.utf8.allSatisfy { $0 == UInt8(ascii: ".") }
       && name.utf8.allSatisfy {
         $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
           || ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A)
