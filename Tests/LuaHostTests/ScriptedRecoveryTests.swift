@@ -191,6 +191,27 @@ private struct GoneOffline: RecoverableError, CustomStringConvertible {
     #expect(error?.message.contains("no button Nope (its buttons: 'That sucks')") == true)
   }
 
+  /// A kept alert's buttons run nothing once it was dismissed (found by a hostile review:
+  /// a kept "Retry payment" ran its action again and again).
+  @Test func aDismissedAlertsButtonsRunNothing() throws {
+    let error = #expect(throws: LuaError.self) {
+      try run(
+        """
+        runs = 0
+        local g = ui.root:add(ui.boundary{ id = 'g' })
+        g:add(ui.button{ id = 'pay', on_tap = function()
+          error(ui.error{ message = 'payment failed',
+            actions = { { 'Retry payment', function() runs = runs + 1 return true end } } })
+        end }):tap()
+        local kept = g.alert
+        assert(kept:choose('Retry payment') == 'recovered')
+        kept:choose('Retry payment')
+        """)
+    }
+    #expect(error?.message.contains("alert:choose: the alert is no longer up") == true)
+    #expect(try run("return runs") == [1])
+  }
+
   @Test func aRetryThatWaitsAndFailsAgainStillCounts() async throws {
     try tree.withState { lua in
       try lua.register("later") { (seconds: Int) async throws -> Int in

@@ -6,8 +6,11 @@ extension ScriptedTree {
   /// `unhandled`, `actions` (the button labels, dismiss last), `chain` ("inner declined ·
   /// outer presented"), `handlers` (`{ boundary =, path =, decision = }` each), and, when
   /// known, `location`, `traceback`, `failure_reason`, `recovery_suggestion`. Its method
-  /// `alert:choose(label or number)` presses a button while the alert is up.
-  package func table(_ alert: Alert, boundary: View) throws -> LuaValue {
+  /// `alert:choose(label or number)` presses a button while the alert is up; with
+  /// `pressableWhenGone`, also after (a test harness's alert, taken off its boundary).
+  package func table(_ alert: Alert, boundary: View, pressableWhenGone: Bool = false) throws
+    -> LuaValue
+  {
     let table = try lua.makeTable()
     func set(_ key: String, _ text: String?) throws {
       if let text { try table.set(key, .string(LuaString(text))) }
@@ -32,14 +35,17 @@ extension ScriptedTree {
       return .table(entry)
     }
     try table.set("handlers", lua.value(steps))
-    try table.set("choose", chooser(for: alert, of: boundary))
+    try table.set(
+      "choose", chooser(for: alert, of: boundary, pressableWhenGone: pressableWhenGone))
     return .table(table)
   }
 
   /// `alert:choose(label)` or `alert:choose(n)`: presses a button of `alert` (see
   /// ``View/choose(_:of:)``); returns what happened (`"dismissed"`, `"recovered"`,
   /// `"not_recovered"`, `"retried"`, `"reset"`).
-  private func chooser(for alert: Alert, of boundary: View) throws -> LuaValue {
+  private func chooser(for alert: Alert, of boundary: View, pressableWhenGone: Bool) throws
+    -> LuaValue
+  {
     // The function keeps the alert (and its error) for as long as the script keeps it,
     // so the alert is charged to the script for that long, as a pending one is.
     let kept = try Charged(alert, cost: alert.memoryCost, tree: self)
@@ -52,6 +58,12 @@ extension ScriptedTree {
           throw LuaError(kind: .runtime, message: "alert:choose: the boundary is gone")
         }
         try tree.checkReach(boundary)
+        // A button works while its alert is up (current or queued): once the alert was
+        // dismissed, or its boundary reset, the kept alert runs nothing.
+        guard pressableWhenGone || boundary.alerts.contains(where: { $0.isSame(as: alert) })
+        else {
+          throw LuaError(kind: .runtime, message: "alert:choose: the alert is no longer up")
+        }
         let index: Int
         switch choice {
         case .string(let label):

@@ -95,7 +95,7 @@ final class TestEnvironment {
           var alerts: [LuaValue] = []
           _ = try root.find { view in
             for alert in view.alerts {
-              let table = try tree.table(alert, boundary: view)
+              let table = try tree.table(alert, boundary: view, pressableWhenGone: true)
               if case .table(let t) = table { try t.set("boundary", .string(LuaString(view.id))) }
               alerts.append(table)
             }
