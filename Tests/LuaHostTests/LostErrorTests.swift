@@ -119,3 +119,29 @@ extension AsyncActionTests {
     #expect(!all.contains("timed out"), "\(all)")
   }
 }
+
+extension AsyncActionTests {
+  /// A finalizer that runs as the state closes cannot start work that would never run: a
+  /// timer is refused, and a tap whose action waits fails (both were accepted, and lost).
+  @Test func aFinalizerAtCloseCannotStartWorkThatNeverRuns() throws {
+    let recorded = LockedValue<[String]>([])
+    try tree.withState { lua in
+      try lua.register("record") { (text: String) -> Bool in
+        recorded.withLock { $0.append(text) }
+        return true
+      }
+    }
+    try run(
+      """
+      local b = ui.root:add(ui.button{ id = 'b', on_tap = function() timer.sleep(0.01) end })
+      keep = setmetatable({}, { __gc = function()
+        local ok, message = pcall(timer.after, 0, print)
+        record(tostring(ok) .. ': ' .. tostring(message))
+        record('tap: ' .. tostring(b:tap()))
+      end })
+      """)
+    try tree.withState { $0.close() }
+    let lines = recorded.withLock { $0 }
+    #expect(lines == ["false: timer.after: the Lua state is closing", "tap: false"], "\(lines)")
+  }
+}

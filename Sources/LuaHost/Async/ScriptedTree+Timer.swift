@@ -29,6 +29,11 @@ extension ScriptedTree {
               "bad argument #2 to 'after' (function expected, got \(arguments.count > 1 ? arguments[1].typeName : "no value"))"
           )
         }
+        // A finalizer that runs as the state closes could schedule a timer that never
+        // fires: refused, with an error the finalizer sees (found by a hostile review).
+        guard !tree.lua.isClosed else {
+          throw LuaError(kind: .runtime, message: "timer.after: the Lua state is closing")
+        }
         let origin = tree.currentOrigin ?? tree.root
         // The handle (and the task it keeps) is paid for as long as the script keeps it;
         // the pending work, until the timer ends.
