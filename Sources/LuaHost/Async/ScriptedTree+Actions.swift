@@ -30,19 +30,22 @@ extension ScriptedTree {
       let outer = currentOrigin
       currentOrigin = origin
       defer { currentOrigin = outer }
+      let coroutine: LuaCoroutine?
       do {
-        return try LuaCoroutine.start(
+        coroutine = try LuaCoroutine.start(
           function, receiver: passingOrigin ? origin : nil, arguments: arguments(self, origin))
       } catch {
         throw presentable(error, origin: origin)
       }
+      // Tapped by a finalizer as the state closes, the action could never go on: its tap
+      // fails instead of accepting work that never runs (found by a hostile review). Read
+      // here, holding the state's lock: a close on another thread writes it under the lock.
+      if coroutine != nil, lua.isClosed {
+        throw LuaError(kind: .runtime, message: "the action waits, but its Lua state is closing")
+      }
+      return coroutine
     }
     guard let suspended else { return }
-    // Tapped by a finalizer as the state closes, the action could never go on: its tap
-    // fails instead of accepting work that never runs (found by a hostile review).
-    if lua.isClosed {
-      throw LuaError(kind: .runtime, message: "the action waits, but its Lua state is closing")
-    }
     // The action removed its own view (or an ancestor) and then waited: what it would go
     // on with is cancelled, as removing the view cancels its work. Left running, it was
     // tracked by the removed view, which nothing cancels, and its errors had no boundary.
