@@ -96,8 +96,7 @@ extension ReplSession {
         let fresh = try makeState()
         // The old state's timers and waiting actions end with it, before it closes: left
         // running, a timer fired into the closed state and alerted in the new tree.
-        let old = tree
-        View.treeLock.withLock { old.root.cancelWork() }
+        View.treeLock.withLock { tree.root.cancelWork() }
         tree = try ScriptedTree(lua: fresh, root: window, components: components)
         lua.close()
         lua = fresh

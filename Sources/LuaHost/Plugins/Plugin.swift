@@ -218,10 +218,6 @@ public final class Plugin: @unchecked Sendable {
   /// The memory the plugin's state uses, in bytes, or nil once unloaded.
   public var memoryInUse: Int? { run { $0.memoryInUse } }
 
-  /// Closes the state (giving its memory back) and removes the panel from the tree. From
-  /// any thread, and from inside the plugin's own code (a host module function it called,
-  /// its tap, its timer): the state then closes once that code has returned, and nothing of
-  /// the plugin runs after that.
   /// Stops the plugin's work from any thread, without waiting for its state: cancels its
   /// timers and waiting actions, then interrupts the code it runs now (as Ctrl-C would; it
   /// fails with `.interrupted`, which its panel shows). A host that shuts down calls this
@@ -232,6 +228,10 @@ public final class Plugin: @unchecked Sendable {
     lua.interruptHandle.interrupt()
   }
 
+  /// Closes the state (giving its memory back) and removes the panel from the tree. From
+  /// any thread, and from inside the plugin's own code (a host module function it called,
+  /// its tap, its timer): the state then closes once that code has returned, and nothing of
+  /// the plugin runs after that.
   func unload() {
     let refused = View.treeLock.withoutLock { () -> Bool in
       do {
