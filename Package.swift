@@ -35,7 +35,7 @@ let package = Package(
     .target(name: "CBenchBaseline", dependencies: ["CLua"]),
     .executableTarget(
       name: "luahost-bench", dependencies: ["Lua", "LuaHost", "ViewTree", "CBenchBaseline"]),
-    .testTarget(name: "LuaTests", dependencies: ["Lua"]),
+    .testTarget(name: "LuaTests", dependencies: ["Lua", "TestSupport"]),
     .testTarget(name: "ViewTreeTests", dependencies: ["ViewTree"]),
     .target(name: "TestSupport", dependencies: ["CSystem"], path: "Tests/TestSupport"),
     .testTarget(

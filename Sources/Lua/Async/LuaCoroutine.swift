@@ -145,7 +145,8 @@ public final class LuaCoroutine {
   }
 
   /// Runs the coroutine to its end: awaits each operation it waits for and resumes it, on
-  /// the caller's executor.
+  /// the state's executor (``LuaState/executor``), off the cooperative pool; a caller
+  /// isolated to an actor keeps the steps on that actor.
   /// - Throws: ``LuaError``: the script's error, `.timeout` when the state's deadline
   ///   passes (while running or waiting), `.interrupted` when the task is cancelled.
   public func finish(isolation: isolated (any Actor)? = #isolation) async throws -> [LuaValue] {
@@ -177,16 +178,26 @@ public final class LuaCoroutine {
     }
   }
 
+  /// Runs the rest of a coroutine that waits. Unless the caller is isolated to an actor,
+  /// the rest runs on the state's executor (``LuaExecutor``), not on the cooperative pool:
+  /// the operations it waits for too, where they are not isolated elsewhere.
   package func resumeUntilDone(isolation: isolated (any Actor)? = #isolation) async throws
     -> [LuaValue]
   {
+    try await withTaskExecutorPreference(core.executor, isolation: isolation) {
+      try await resumeUntilDeadline(isolation: isolation)
+    }
+  }
+
+  private func resumeUntilDeadline(isolation: isolated (any Actor)?) async throws -> [LuaValue] {
     guard let deadline else { return try await resumeEach() }
     // With a deadline, the rest of the run is one task (on this executor) that a timer
     // cancels when the deadline passes: the operation waiting then sees the cancellation,
     // at the cost of two tasks per run, not per call. The box is unchecked: the coroutine
     // and its results stay on this executor, and this function waits for the task.
     let coroutine = UncheckedBox(self)
-    let work = Task { () async throws -> UncheckedBox<[LuaValue]> in
+    let work = Task(executorPreference: core.executor) {
+      () async throws -> UncheckedBox<[LuaValue]> in
       _ = isolation
       return UncheckedBox(try await coroutine.value.resumeEach())
     }

@@ -87,6 +87,8 @@ final class LuaCore {
   weak var owner: LuaState?
   /// The state's one owner once it is shared between threads: see ``confine()``.
   let lock = ReentrantLock()
+  /// Where the state's async work runs (see ``LuaExecutor``).
+  let executor = LuaExecutor()
   /// Whether every use must hold ``lock``. Set once, before the state is shared.
   private(set) var isConfined = false
   /// Where the sandbox's warning lines go (see `lh_setwarnsink`); released after the

@@ -56,6 +56,11 @@ public final class LuaState {
   /// ``confine()``d.
   public var lock: ReentrantLock { core.lock }
 
+  /// Where the state's async work runs: a serial executor on threads of LuaHost's own,
+  /// never Swift's cooperative pool (see ``LuaExecutor``). A coroutine that waits goes on
+  /// there.
+  public var executor: LuaExecutor { core.executor }
+
   /// Whether the state is confined to its ``lock`` (see ``confine()``).
   public var isConfined: Bool { core.isConfined }
 

@@ -74,8 +74,9 @@ extension ScriptedTree {
   /// let chunk = try tree.withState { try $0.load(file: "main.lua") }
   /// let results = try await tree.run(chunk, asMainChunk: true)
   /// ```
-  /// Cancelling the calling task stops the script (`.interrupted`); the state's deadline
-  /// counts the time it waits.
+  /// Unless the caller is isolated to an actor, the script runs on the state's executor
+  /// (`LuaState.executor`), off the cooperative pool. Cancelling the calling task stops
+  /// the script (`.interrupted`); the state's deadline counts the time it waits.
   /// - Throws: `LuaError`: the script's error (with its traceback), `.timeout`, or
   ///   `.interrupted`.
   @discardableResult
@@ -83,7 +84,11 @@ extension ScriptedTree {
     _ function: LuaFunction, arguments: [LuaValue] = [], asMainChunk: Bool = false,
     isolation: isolated (any Actor)? = #isolation
   ) async throws -> [LuaValue] {
-    try await drive(coroutine(for: function, asMainChunk: asMainChunk), arguments: arguments)
+    let coroutine = try coroutine(for: function, asMainChunk: asMainChunk)
+    // On the state's executor from the first step: a script may run long.
+    return try await withTaskExecutorPreference(lua.executor, isolation: isolation) {
+      try await drive(coroutine, arguments: arguments, isolation: isolation)
+    }
   }
 
   /// A coroutine of this tree for `function`, not started: its steps run as
@@ -147,9 +152,11 @@ extension ScriptedTree {
     let reference = WeakView(origin)
     let tree = WeakTree(tree: self)
     work.begin()
+    let executor = lua.executor
     View.treeLock.withLock {
       origin.track { finished in
-        Task {
+        // On the state's executor: its steps may run long, or wait for the state's lock.
+        Task(executorPreference: executor) {
           do {
             _ = try await driven.coroutine.finish(isolation: nil)
           } catch let error as LuaError where error.kind == .interrupted && Task.isCancelled {

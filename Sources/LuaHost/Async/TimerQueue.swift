@@ -1,4 +1,5 @@
 import Locks
+import Lua
 
 /// A tree's pending timers, run in the order they fall due (and, at the same time, in the
 /// order they were scheduled), one at a time.
@@ -43,6 +44,11 @@ final class TimerQueue: Sendable {
 
   // `LockedValue`, not `Mutex`: ThreadSanitizer sees a pthread mutex (see LockedValue).
   private let state = LockedValue(State())
+  /// Where the timers run: the state's executor, off the cooperative pool.
+  private let executor: LuaExecutor
+
+  /// A queue whose timers run on `executor`.
+  init(executor: LuaExecutor) { self.executor = executor }
 
   /// Adds a timer; returns its number, for ``remove(_:)``.
   func add(_ entry: Entry) -> UInt64 {
@@ -78,7 +84,7 @@ final class TimerQueue: Sendable {
       return true
     }
     guard starts else { return }
-    Task { self.drain() }
+    Task(executorPreference: executor) { self.drain() }
   }
 
   private func drain() {

@@ -46,7 +46,7 @@ public final class ScriptedTree {
   /// Actions that wait for async functions, and timers: work still in flight.
   public let pendingWork = PendingWork()
   /// The pending timers, run in the order they fall due.
-  let timers = TimerQueue()
+  let timers: TimerQueue
   /// The view whose code runs now (an action's, a timer's): new timers belong to it. Set
   /// only while that code runs (which keeps the view alive), under the state's lock.
   /// Strong, not weak: a weak reference would give the view a side table, which slows
@@ -62,6 +62,7 @@ public final class ScriptedTree {
   public init(lua: LuaState, root: View, components: [ScriptedComponent] = []) throws {
     self.lua = lua
     self.root = root
+    timers = TimerQueue(executor: lua.executor)
     lua.lock.lock()
     defer { lua.lock.unlock() }
     lua.confine()

@@ -152,7 +152,8 @@ public final class Plugin: @unchecked Sendable {
     let task = View.treeLock.withLock { () -> Task<Void, Never> in
       var started: Task<Void, Never>?
       panel.track { finished in
-        let task = Task {
+        // On the state's executor: the function may run long.
+        let task = Task(executorPreference: lua.executor) {
           do {
             let results = try await made.tree.drive(made.coroutine, arguments: made.arguments)
             outcome.withLock { $0 = .success(UncheckedResults(values: results)) }
@@ -212,6 +213,9 @@ public final class Plugin: @unchecked Sendable {
   /// here): a reset it causes must not restart it.
   var isBusyOnThisThread: Bool { lua.lock.isHeldByCurrentThread }
 
+  /// Where the plugin's async work runs (its state's executor).
+  var executor: LuaExecutor { lua.executor }
+
   /// The plugin's work in flight: handlers that wait, and timers. Empty once unloaded.
   public var pendingWork: PendingWork { pending }
 
@@ -248,7 +252,8 @@ public final class Plugin: @unchecked Sendable {
     // Waiting for the state here would deadlock (its code waits for a state this thread
     // holds): unload once this thread has let go, from a task.
     if refused {
-      Task.detached { self.unload() }
+      // On the state's executor, not the cooperative pool: it waits for the lock.
+      Task.detached(executorPreference: lua.executor) { self.unload() }
       return
     }
     View.treeLock.withLock {

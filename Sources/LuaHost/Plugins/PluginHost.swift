@@ -229,7 +229,9 @@ public final class PluginHost: @unchecked Sendable {
   func restartAfterReset(_ plugin: Plugin?) {
     guard let plugin, plugin.isLoaded, !plugin.isBusyOnThisThread else { return }
     restarts.begin()
-    Task.detached { [self, restarts] in
+    // Off the cooperative pool (on the old state's executor): the restart waits for the
+    // old state's lock, and runs the new one's main chunk.
+    Task.detached(executorPreference: plugin.executor) { [self, restarts] in
       defer { restarts.end() }
       do {
         _ = try replace(plugin)

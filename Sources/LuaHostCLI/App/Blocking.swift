@@ -2,8 +2,12 @@ import Dispatch
 import Lua
 
 /// Waits on the calling thread for async work, as a command-line tool's main thread does:
-/// the work runs in a task on the cooperative pool while this thread sleeps on a
-/// semaphore, waking every `tick` to run `poll` (to draw a spinner, or notice Ctrl-C).
+/// the work runs in a task while this thread sleeps on a semaphore, waking every `tick` to
+/// run `poll` (to draw a spinner, or notice Ctrl-C).
+///
+/// The task prefers an executor of its own (a `LuaExecutor`), not the cooperative pool:
+/// the work runs Lua (a console line, a script's main chunk) that may loop until Ctrl-C,
+/// and on a one-core machine the pool's one thread is what every timer needs to wake.
 package enum Blocking {
   /// Runs `work` in a task and returns its result once it is done.
   /// - Parameters:
@@ -18,7 +22,7 @@ package enum Blocking {
     let done = DispatchSemaphore(value: 0)
     let outcome = LockedValue<Unchecked<Result<T, any Error>>?>(nil)
     let body = Unchecked(work)
-    let task = Task {
+    let task = Task(executorPreference: LuaExecutor()) {
       let result: Result<T, any Error>
       do { result = .success(try await body.value()) } catch { result = .failure(error) }
       outcome.withLock { $0 = Unchecked(result) }
