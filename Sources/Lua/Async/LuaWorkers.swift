@@ -100,7 +100,8 @@ final class LuaWorkers: @unchecked Sendable {
         continue
       }
       idle += 1
-      let waited = wait(on: workAvailable, until: Self.now() + UInt64(Self.idleTime) * 1_000_000_000)
+      let waited = wait(
+        on: workAvailable, until: Self.now() + UInt64(Self.idleTime) * 1_000_000_000)
       idle -= 1
       if waited == ETIMEDOUT, head >= runnable.count {
         threads -= 1
