@@ -1,3 +1,4 @@
+import Foundation
 import Lua
 import LuaHost
 import TestSupport
@@ -78,6 +79,29 @@ import ViewTree
     #expect(results.allSatisfy { $0 == "met" })
     #expect(inbox.all.map(\.alert.message) == [])
     for plugin in host.plugins { try host.unload(plugin.name) }
+  }
+
+  @Test func aClosedPipeEndsLuahostFromATimerAsItEndsLua() throws {
+    // The timers print on the executors' threads: a write to a closed pipe there ends the
+    // process with SIGPIPE, as on the main thread, as `lua` does (they blocked every
+    // signal at first, and luahost went on writing into the closed pipe).
+    let script = try Luahost.temporaryFile(
+      """
+      local n = 0
+      local function tick()
+        for i = 1, 1000 do print(i) end
+        n = n + 1
+        if n < 200 then timer.after(0, tick) end
+      end
+      timer.after(0, tick)
+      """)
+    let result = try Luahost.run(
+      [
+        "-c", "\"$0\" \"$1\" | head -n 2; echo \"status ${PIPESTATUS[0]}\"",
+        Luahost.executable.path, script,
+      ],
+      program: URL(fileURLWithPath: "/bin/bash"))
+    #expect(result.stdout == "1\n2\nstatus 141\n", "\(result.stderr)")
   }
 }
 

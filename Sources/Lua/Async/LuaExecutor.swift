@@ -12,9 +12,9 @@
 ///
 /// The executor's jobs run one at a time, in the order they came. Jobs of different
 /// executors run at once on different threads. The pool runs as many as there are cores
-/// at once; an executor that has waited 2 ms for a thread (the threads are busy with long
-/// steps) gets a new one, up to ``threadLimit``. A thread that finds no work for two
-/// seconds ends, so states that wait cost no thread.
+/// at once; while executors wait, each thread whose jobs have run for 2 ms (a step that
+/// loops, or waits for a lock) is matched by a new one, up to ``threadLimit``. A thread
+/// that finds no work for two seconds ends, so states that wait cost no thread.
 ///
 /// A host may prefer a state's executor for its own task that mostly runs Lua:
 ///
@@ -22,15 +22,13 @@
 /// Task(executorPreference: lua.executor) { try await lua.run("return work()") }
 /// ```
 public final class LuaExecutor: TaskExecutor, @unchecked Sendable {
-  // `@unchecked Sendable`: `jobs`, `isScheduled` and `waitingSince` are read and written
-  // only while holding the worker pool's mutex (see LuaWorkers).
+  // `@unchecked Sendable`: `jobs` and `isScheduled` are read and written only while
+  // holding the worker pool's mutex (see LuaWorkers).
   /// Jobs that came and have not run yet.
   var jobs: [UnownedJob] = []
   /// Whether the executor waits in the pool's queue of runnable executors, or a thread
   /// runs its jobs now: then a new job needs no thread of its own.
   var isScheduled = false
-  /// When it last joined the queue of runnable executors (monotonic ns).
-  var waitingSince: UInt64 = 0
 
   /// How many threads the executors of a process may use at once (the pool's limit).
   /// Past it, runnable executors take turns, each running the jobs it had when its turn

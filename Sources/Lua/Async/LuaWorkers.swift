@@ -8,138 +8,178 @@
 ///
 /// A thread takes the runnable executor that has waited longest, runs the jobs it had
 /// then, and puts it back at the end of the queue if more came meanwhile. The pool keeps
-/// as many threads as there are cores busy at once, as the cooperative pool does, so a
+/// as many threads running at once as there are cores, as the cooperative pool does, so a
 /// burst of short jobs (a thousand plugins' timers) costs no thread more. But a job of Lua
-/// may run long, or wait for a lock: when a runnable executor has waited ``patience`` for
-/// a thread, a supervisor starts one more for it, up to ``limit``. So every busy state soon
-/// has a thread of its own, and the kernel shares the cores among them. A thread that has
-/// found no work for ``idleTime`` ends.
+/// may run long, or wait for a lock: a thread whose batch has run for ``patience`` no
+/// longer counts, and while executors wait, a supervisor starts a thread for each such
+/// one, up to ``limit``. So every busy state soon has a thread of its own, and the kernel
+/// shares the cores among them.
+///
+/// Idle threads wait last in, first out, each on its own condition: work goes to the one
+/// that idled last, so threads beyond what the load needs find none and end after
+/// ``idleTime``.
 final class LuaWorkers: @unchecked Sendable {
   // `@unchecked Sendable`: every stored property but the constants is read and written
-  // only while holding `mutex`, and so are the executors' `jobs`, `isScheduled` and
-  // `waitingSince`.
+  // only while holding `mutex`, and so are the executors' `jobs` and `isScheduled` and
+  // the workers' fields.
   static let shared = LuaWorkers()
   /// At most this many threads at once.
   static let limit = 1024
-  /// Threads started at once, without waiting: one per core.
+  /// Threads that run at once before any batch counts as long: one per core.
   static let eager = max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-  /// How long a runnable executor waits for a busy thread before it gets a new one (ns).
+  /// How long a batch runs before its thread no longer counts as one that will be free
+  /// soon (ns).
   static let patience: UInt64 = 2_000_000
   /// A thread with no work for this long ends (s).
-  static let idleTime = 2
+  static let idleTime: UInt64 = 2
   /// Each thread's stack: as deep as a main thread's (Lua's C calls recurse on it).
   static let stackSize = 8 << 20
 
+  /// A thread of the pool.
+  private final class Worker {
+    /// Where the thread waits while idle.
+    let condition = LuaWorkers.makeCondition()
+    /// Set when work is handed to the idle thread (it was taken off the idle stack).
+    var isWoken = false
+    /// When its current batch began (``now()``), or 0 while it runs none.
+    var batchStart: UInt64 = 0
+
+    deinit {
+      pthread_cond_destroy(condition)
+      condition.deallocate()
+    }
+  }
+
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  /// Where idle threads wait for work.
-  private let workAvailable: UnsafeMutablePointer<pthread_cond_t>
-  /// Where the supervisor waits for an executor that waits.
-  private let supervisorWakes: UnsafeMutablePointer<pthread_cond_t>
+  /// Where the supervisor waits while no executor waits for a thread.
+  private let supervisorWakes = LuaWorkers.makeCondition()
   /// Runnable executors, oldest first from `head`.
   private var runnable: [LuaExecutor] = []
   private var head = 0
-  /// Threads of the pool, and how many of them wait for work.
-  private var threads = 0
-  private var idle = 0
+  /// Every running thread of the pool, and the idle ones, the last to idle at the end.
+  private var workers: [Worker] = []
+  private var idle: [Worker] = []
+  /// Threads asked for and not yet running.
+  private var starting = 0
   private var supervisorStarted = false
-  /// The supervisor waits with no time limit (nothing waits for a thread).
   private var supervisorSleeps = false
 
   private init() {
     mutex = .allocate(capacity: 1)
     pthread_mutex_init(mutex, nil)
-    workAvailable = Self.makeCondition()
-    supervisorWakes = Self.makeCondition()
   }
 
   /// Queues `job` on `executor`, and makes sure a thread will run it.
   func enqueue(_ job: UnownedJob, on executor: LuaExecutor) {
     pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
     executor.jobs.append(job)
-    guard !executor.isScheduled else { return }
-    executor.isScheduled = true
-    makeRunnable(executor)
+    var starts = 0
+    if !executor.isScheduled {
+      executor.isScheduled = true
+      runnable.append(executor)
+      starts = findThread()
+    }
+    pthread_mutex_unlock(mutex)
+    if starts != 0 { startWorkers(starts) }
   }
 
-  /// Puts `executor` at the end of the queue and sees that a thread will take it: an idle
-  /// one, a new one while fewer than ``eager`` run, or else the supervisor's, once it has
-  /// waited ``patience``. The caller holds `mutex`.
-  private func makeRunnable(_ executor: LuaExecutor) {
-    executor.waitingSince = Self.now()
-    runnable.append(executor)
-    // A thread signalled before may not have woken yet: each waiting executor counts one.
-    if idle >= runnable.count - head {
-      pthread_cond_signal(workAvailable)
-    } else if threads < Self.eager, startThread(running: work) {
-      threads += 1
-    } else if !supervisorStarted {
-      supervisorStarted = startThread(running: supervise)
-    } else if supervisorSleeps {
-      pthread_cond_signal(supervisorWakes)
+  /// An executor has joined the queue: wakes the thread that idled last, or asks for a
+  /// new thread while fewer than ``eager`` run (the number to start, once `mutex` is let
+  /// go), or else leaves it to the supervisor. The caller holds `mutex`.
+  private func findThread() -> Int {
+    if let worker = idle.popLast() {
+      worker.isWoken = true
+      pthread_cond_signal(worker.condition)
+      return 0
     }
+    if starting >= runnable.count - head { return 0 }
+    if workers.count + starting < Self.eager {
+      starting += 1
+      return 1
+    }
+    if !supervisorStarted {
+      supervisorStarted = true
+      return -1
+    }
+    if supervisorSleeps { pthread_cond_signal(supervisorWakes) }
+    return 0
   }
 
   /// A thread's life: runs executors' jobs until none comes for ``idleTime``.
   private func work() {
+    let me = Worker()
     var batch: [UnownedJob] = []
     pthread_mutex_lock(mutex)
+    starting -= 1
+    workers.append(me)
     while true {
       if let executor = takeRunnable() {
+        me.batchStart = Self.now()
         swap(&batch, &executor.jobs)
         pthread_mutex_unlock(mutex)
         let target = executor.asUnownedTaskExecutor()
         for job in batch { job.runSynchronously(on: target) }
         batch.removeAll(keepingCapacity: true)
         pthread_mutex_lock(mutex)
+        me.batchStart = 0
         if executor.jobs.isEmpty {
           executor.isScheduled = false
         } else {
-          makeRunnable(executor)
+          // Its turn again after the others'; this thread goes on with the oldest.
+          runnable.append(executor)
+          if let worker = idle.popLast() {
+            worker.isWoken = true
+            pthread_cond_signal(worker.condition)
+          } else if supervisorSleeps {
+            pthread_cond_signal(supervisorWakes)
+          }
         }
         continue
       }
-      idle += 1
-      let waited = wait(
-        on: workAvailable, until: Self.now() + UInt64(Self.idleTime) * 1_000_000_000)
-      idle -= 1
-      if waited == ETIMEDOUT, head >= runnable.count {
-        threads -= 1
-        pthread_mutex_unlock(mutex)
-        return
+      me.isWoken = false
+      idle.append(me)
+      let deadline = Self.now() + Self.idleTime * 1_000_000_000
+      var waited: Int32 = 0
+      while !me.isWoken, waited != ETIMEDOUT {
+        waited = wait(on: me.condition, until: deadline)
       }
+      if me.isWoken { continue }
+      // No work came for it: it ends (a thread woken meanwhile takes what came).
+      idle.removeAll { $0 === me }
+      workers.removeAll { $0 === me }
+      pthread_mutex_unlock(mutex)
+      return
     }
   }
 
-  /// The supervisor's life: starts a thread for each runnable executor that has waited
-  /// ``patience`` while no thread was free. It never ends (it costs nothing while it waits).
+  /// The supervisor's life: while executors wait, every ``patience`` it starts a thread
+  /// for each thread whose batch has run that long (up to the executors waiting and
+  /// ``limit``). It never ends; it costs nothing while no executor waits.
   private func supervise() {
     pthread_mutex_lock(mutex)
     while true {
-      let now = Self.now()
-      var overdue = 0
-      var nextDue = UInt64.max
-      for index in head..<runnable.count {
-        let due = runnable[index].waitingSince + Self.patience
-        if due <= now { overdue += 1 } else { nextDue = min(nextDue, due) }
-      }
-      // Idle threads take the oldest; the rest get new ones.
-      var starting = min(overdue - min(overdue, idle), Self.limit - threads)
-      while starting > 0, startThread(running: work) {
-        threads += 1
-        starting -= 1
-      }
-      if starting > 0 || (nextDue == .max && overdue > idle && threads < Self.limit) {
-        // The system refused a thread: try again after a while.
-        nextDue = now + Self.patience
-      }
-      supervisorSleeps = nextDue == .max
-      if supervisorSleeps {
+      let waiting = runnable.count - head
+      if waiting == 0 {
+        supervisorSleeps = true
         pthread_cond_wait(supervisorWakes, mutex)
-      } else {
-        _ = wait(on: supervisorWakes, until: nextDue)
+        supervisorSleeps = false
+        continue
       }
-      supervisorSleeps = false
+      let now = Self.now()
+      let long = workers.reduce(0) {
+        $0 + ($1.batchStart != 0 && now - $1.batchStart >= Self.patience ? 1 : 0)
+      }
+      // Threads that will soon look for work: idle ones, new ones, and those in short
+      // batches. The rest are busy for now, each holding a core's share, or a lock.
+      let wanted = min(Self.limit, long + Self.eager) - (workers.count + starting)
+      let starts = min(waiting - idle.count - starting, wanted)
+      if starts > 0 {
+        starting += starts
+        pthread_mutex_unlock(mutex)
+        startWorkers(starts)
+        pthread_mutex_lock(mutex)
+      }
+      _ = wait(on: supervisorWakes, until: Self.now() + Self.patience)
     }
   }
 
@@ -160,19 +200,42 @@ final class LuaWorkers: @unchecked Sendable {
 
   // MARK: Threads and time
 
-  /// Starts a detached thread that runs `body` with every signal blocked (SIGINT belongs
-  /// to the host's threads: the REPL's read, Lua's interrupt); false if the system refused.
+  /// Starts `count` threads (`-1`: the supervisor), without holding `mutex`. One the
+  /// system refuses is not counted as starting; the supervisor asks again later.
+  private func startWorkers(_ count: Int) {
+    if count < 0 {
+      if !startThread(running: supervise) {
+        pthread_mutex_lock(mutex)
+        supervisorStarted = false
+        pthread_mutex_unlock(mutex)
+      }
+      return
+    }
+    for _ in 0..<count where !startThread(running: work) {
+      pthread_mutex_lock(mutex)
+      starting -= 1
+      pthread_mutex_unlock(mutex)
+    }
+  }
+
+  /// Starts a detached thread that runs `body` with the asynchronous signals blocked:
+  /// SIGINT and the like belong to the host's threads (the REPL's read, Lua's interrupt).
+  /// The synchronous ones stay: a write to a closed pipe ends the process with SIGPIPE,
+  /// as it does on any other thread. False if the system refused the thread.
   private func startThread(running body: @escaping () -> Void) -> Bool {
     var attributes = pthread_attr_t()
     pthread_attr_init(&attributes)
     defer { pthread_attr_destroy(&attributes) }
     pthread_attr_setstacksize(&attributes, Self.stackSize)
     pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-    var all = sigset_t()
+    var blocked = sigset_t()
     var previous = sigset_t()
-    sigfillset(&all)
+    sigfillset(&blocked)
+    for signal in [SIGPIPE, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS] {
+      sigdelset(&blocked, signal)
+    }
     // Blocked here, so that the thread starts with them blocked (it inherits the mask).
-    pthread_sigmask(SIG_SETMASK, &all, &previous)
+    pthread_sigmask(SIG_BLOCK, &blocked, &previous)
     defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
     let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
     #if canImport(Darwin)
@@ -200,7 +263,8 @@ final class LuaWorkers: @unchecked Sendable {
       // Darwin's condition variables take the wall clock.
       var wall = timespec()
       clock_gettime(CLOCK_REALTIME, &wall)
-      let delay = deadline > Self.now() ? deadline - Self.now() : 0
+      let now = Self.now()
+      let delay = deadline > now ? deadline - now : 0
       let wallDeadline = UInt64(wall.tv_sec) * 1_000_000_000 + UInt64(wall.tv_nsec) + delay
       var until = timespec(
         tv_sec: Int(wallDeadline / 1_000_000_000), tv_nsec: Int(wallDeadline % 1_000_000_000))
@@ -219,7 +283,7 @@ final class LuaWorkers: @unchecked Sendable {
   }
 
   /// A condition variable that waits on the monotonic clock (where the system allows).
-  private static func makeCondition() -> UnsafeMutablePointer<pthread_cond_t> {
+  static func makeCondition() -> UnsafeMutablePointer<pthread_cond_t> {
     let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     var attributes = pthread_condattr_t()
     pthread_condattr_init(&attributes)
