@@ -170,6 +170,11 @@ package struct ScriptRunner {
       // What still runs stops first (after a Ctrl-C or the script's error, a plugin may be
       // looping in a timer): unloading waits for the running code, up to its deadline.
       for plugin in pluginHost?.plugins ?? [] { plugin.interrupt() }
+      // The interrupted work ends on its states' threads, where it raises its alerts:
+      // waited for (within the budget), or the unload below could come first.
+      while pluginHost?.hasPendingWork == true, ContinuousClock.now < end {
+        usleep(1000)
+      }
       for plugin in pluginHost?.plugins ?? [] {
         let state = plugin.run { $0 }
         state?.finalizerTimeoutAtClose = max(.zero, end - ContinuousClock.now)
