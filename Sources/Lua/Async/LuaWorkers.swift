@@ -41,7 +41,7 @@ final class LuaWorkers: @unchecked Sendable {
     let condition = LuaWorkers.makeCondition()
     /// Set when work is handed to the idle thread (it was taken off the idle stack).
     var isWoken = false
-    /// When its current batch began (``now()``), or 0 while it runs none.
+    /// When its current batch began (`Watchdog.now()`), or 0 while it runs none.
     var batchStart: UInt64 = 0
 
     deinit {
@@ -73,36 +73,46 @@ final class LuaWorkers: @unchecked Sendable {
   func enqueue(_ job: UnownedJob, on executor: LuaExecutor) {
     pthread_mutex_lock(mutex)
     executor.jobs.append(job)
-    var starts = 0
+    var start = ThreadStart.none
     if !executor.isScheduled {
       executor.isScheduled = true
       runnable.append(executor)
-      starts = findThread()
+      start = findThread()
     }
     pthread_mutex_unlock(mutex)
-    if starts != 0 { startWorkers(starts) }
+    switch start {
+    case .none: break
+    case .worker: startWorkers(1)
+    case .supervisor: startSupervisor()
+    }
+  }
+
+  /// What a queued executor needs started, once `mutex` is let go.
+  private enum ThreadStart { case none, worker, supervisor }
+
+  /// Wakes the thread that idled last, if one idles. The caller holds `mutex`.
+  private func wakeIdleWorker() -> Bool {
+    guard let worker = idle.popLast() else { return false }
+    worker.isWoken = true
+    pthread_cond_signal(worker.condition)
+    return true
   }
 
   /// An executor has joined the queue: wakes the thread that idled last, or asks for a
-  /// new thread while fewer than ``eager`` run (the number to start, once `mutex` is let
-  /// go), or else leaves it to the supervisor. The caller holds `mutex`.
-  private func findThread() -> Int {
-    if let worker = idle.popLast() {
-      worker.isWoken = true
-      pthread_cond_signal(worker.condition)
-      return 0
-    }
-    if starting >= runnable.count - head { return 0 }
+  /// new thread while fewer than ``eager`` run, or else leaves it to the supervisor. The
+  /// caller holds `mutex`.
+  private func findThread() -> ThreadStart {
+    if wakeIdleWorker() || starting >= runnable.count - head { return .none }
     if workers.count + starting < Self.eager {
       starting += 1
-      return 1
+      return .worker
     }
     if !supervisorStarted {
       supervisorStarted = true
-      return -1
+      return .supervisor
     }
     if supervisorSleeps { pthread_cond_signal(supervisorWakes) }
-    return 0
+    return .none
   }
 
   /// A thread's life: runs executors' jobs until none comes for ``idleTime``.
@@ -114,7 +124,7 @@ final class LuaWorkers: @unchecked Sendable {
     workers.append(me)
     while true {
       if let executor = takeRunnable() {
-        me.batchStart = Self.now()
+        me.batchStart = Watchdog.now()
         swap(&batch, &executor.jobs)
         pthread_mutex_unlock(mutex)
         let target = executor.asUnownedTaskExecutor()
@@ -127,10 +137,7 @@ final class LuaWorkers: @unchecked Sendable {
         } else {
           // Its turn again after the others'; this thread goes on with the oldest.
           runnable.append(executor)
-          if let worker = idle.popLast() {
-            worker.isWoken = true
-            pthread_cond_signal(worker.condition)
-          } else if supervisorSleeps {
+          if !wakeIdleWorker(), supervisorSleeps {
             pthread_cond_signal(supervisorWakes)
           }
         }
@@ -138,7 +145,7 @@ final class LuaWorkers: @unchecked Sendable {
       }
       me.isWoken = false
       idle.append(me)
-      let deadline = Self.now() + Self.idleTime * 1_000_000_000
+      let deadline = Watchdog.now() + Self.idleTime * 1_000_000_000
       var waited: Int32 = 0
       while !me.isWoken, waited != ETIMEDOUT {
         waited = wait(on: me.condition, until: deadline)
@@ -165,7 +172,7 @@ final class LuaWorkers: @unchecked Sendable {
         supervisorSleeps = false
         continue
       }
-      let now = Self.now()
+      let now = Watchdog.now()
       let long = workers.reduce(0) {
         $0 + ($1.batchStart != 0 && now - $1.batchStart >= Self.patience ? 1 : 0)
       }
@@ -179,7 +186,7 @@ final class LuaWorkers: @unchecked Sendable {
         startWorkers(starts)
         pthread_mutex_lock(mutex)
       }
-      _ = wait(on: supervisorWakes, until: Self.now() + Self.patience)
+      _ = wait(on: supervisorWakes, until: Watchdog.now() + Self.patience)
     }
   }
 
@@ -200,17 +207,18 @@ final class LuaWorkers: @unchecked Sendable {
 
   // MARK: Threads and time
 
-  /// Starts `count` threads (`-1`: the supervisor), without holding `mutex`. One the
-  /// system refuses is not counted as starting; the supervisor asks again later.
+  /// Starts the supervisor, without holding `mutex`; if the system refuses, the next
+  /// executor that waits asks again.
+  private func startSupervisor() {
+    guard !startThread(running: supervise) else { return }
+    pthread_mutex_lock(mutex)
+    supervisorStarted = false
+    pthread_mutex_unlock(mutex)
+  }
+
+  /// Starts `count` threads, without holding `mutex`. One the system refuses is not
+  /// counted as starting; the supervisor asks again later.
   private func startWorkers(_ count: Int) {
-    if count < 0 {
-      if !startThread(running: supervise) {
-        pthread_mutex_lock(mutex)
-        supervisorStarted = false
-        pthread_mutex_unlock(mutex)
-      }
-      return
-    }
     for _ in 0..<count where !startThread(running: work) {
       pthread_mutex_lock(mutex)
       starting -= 1
@@ -255,7 +263,7 @@ final class LuaWorkers: @unchecked Sendable {
   }
 
   /// Waits on `condition` (holding `mutex`) until it is signalled or `deadline` (in
-  /// ``now()`` time) passes; the result of `pthread_cond_timedwait`.
+  /// `Watchdog.now()` time) passes; the result of `pthread_cond_timedwait`.
   private func wait(on condition: UnsafeMutablePointer<pthread_cond_t>, until deadline: UInt64)
     -> Int32
   {
@@ -263,7 +271,7 @@ final class LuaWorkers: @unchecked Sendable {
       // Darwin's condition variables take the wall clock.
       var wall = timespec()
       clock_gettime(CLOCK_REALTIME, &wall)
-      let now = Self.now()
+      let now = Watchdog.now()
       let delay = deadline > now ? deadline - now : 0
       let wallDeadline = UInt64(wall.tv_sec) * 1_000_000_000 + UInt64(wall.tv_nsec) + delay
       var until = timespec(
@@ -273,13 +281,6 @@ final class LuaWorkers: @unchecked Sendable {
         tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
     #endif
     return pthread_cond_timedwait(condition, mutex, &until)
-  }
-
-  /// Monotonic time in nanoseconds.
-  static func now() -> UInt64 {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
   }
 
   /// A condition variable that waits on the monotonic clock (where the system allows).
