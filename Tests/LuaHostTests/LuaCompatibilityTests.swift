@@ -57,6 +57,41 @@ import Testing
     #expect(version.stdout.hasSuffix("PUC-Rio\nhello\n"))
   }
 
+  /// An uncaught error's first line, for error values of every kind, is `lua5.4`'s: only a
+  /// string from `__tostring` names the object (a number does not), and a value with none
+  /// is named by its type, never by `__name`. Sandboxed and trusted alike.
+  @Test(arguments: [
+    "true", "print", "coroutine.create(print)", "12.5", "2^63", "-0.0", "math.huge",
+    "setmetatable({}, {__tostring = function() return 42 end})",
+    "setmetatable({}, {__tostring = function() return nil end})",
+    "setmetatable({}, {__tostring = function() return {} end})",
+    "setmetatable({}, {__tostring = function() return 'named' end})",
+    "setmetatable({}, {__name = 'Mine'})",
+    "setmetatable({}, {__name = 'Mine', __tostring = function() return 1 end})",
+  ])
+  func anUncaughtErrorValueIsNamedAsLuaNamesIt(_ value: String) throws {
+    let stock = Process()
+    stock.executableURL = URL(fileURLWithPath: "/usr/bin/lua5.4")
+    stock.arguments = ["-e", "error(\(value))"]
+    let errors = Pipe()
+    stock.standardError = errors
+    try stock.run()
+    let expected = String(
+      decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    stock.waitUntilExit()
+    #expect(stock.terminationStatus == 1)
+    // The first line without the program's name ("/usr/bin/lua5.4: ", "luahost: ").
+    func message(_ text: String) -> Substring {
+      let line = text.prefix { $0 != "\n" }
+      return line.range(of: ": ").map { line[$0.upperBound...] } ?? line
+    }
+    for trust in [["--allow", "io"], ["--trusted"]] {
+      let ours = try Luahost.run(trust + ["-e", "error(\(value))"])
+      #expect(ours.status == 1)
+      #expect(message(ours.stderr) == message(expected), "\(trust)")
+    }
+  }
+
   @Test func anErrorObjectNamesItselfWhereTheErrorHappened() throws {
     let path = try Luahost.temporaryFile(
       """

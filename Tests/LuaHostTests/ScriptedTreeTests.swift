@@ -156,6 +156,24 @@ extension ScriptedWindowSuite {
     #expect(messages[4] == "window#root")
   }
 
+  /// `on_error` receives the value raised, as `pcall` gives it: `nil` and `false` too.
+  @Test func onErrorReceivesTheValueRaisedNilIncluded() throws {
+    let seen = try run(
+      """
+      local seen = {}
+      local g = ui.root:add(ui.boundary{id = 'g', on_error = function(e)
+        seen[#seen + 1] = e == nil and 'nil' or type(e) .. ':' .. tostring(e)
+      end})
+      for i, value in ipairs({'nil', 'false', '42', '"text"'}) do
+        local raise = load('error(' .. value .. ', 0)')
+        g:add(ui.button{id = 'b' .. i, on_tap = raise})
+        ui.find('b' .. i):tap()
+      end
+      return table.concat(seen, '|')
+      """)
+    #expect(seen == ["nil|boolean:false|number:42|string:text"])
+  }
+
   @Test func swiftActionsInLuaTreesAndSwiftErrors() throws {
     struct Broken: Error {}
     try run("g = ui.root:add(ui.boundary{id = 'g'}) g:add(ui.button{id = 'native'})")

@@ -62,16 +62,19 @@ extension LuaStack {
     default: break
     }
     let typeName = String(cString: lua_typename(L, lua_type(L, index)))
-    guard (try? reserve(2)) != nil, luaL_getmetafield(L, index, "__tostring") != LUA_TNIL else {
+    guard (try? reserve(3)) != nil, luaL_getmetafield(L, index, "__tostring") != LUA_TNIL else {
       return "(error object is a \(typeName) value)"
     }
-    pop()
-    let status = underDeadline { lh_ptostring(L, index) }
+    // The metamethod itself, as lua.c's handler calls it: only a string result is the
+    // message (`luaL_tolstring` would also take a number).
+    lua_pushvalue(L, index)
+    let status = underDeadline { lh_pcall(L, 1, 1) }
     defer { pop() }
     guard status == LUA_OK else {
       let inner = lua_type(L, -1) == LUA_TSTRING ? string(at: -1).description : "?"
       return "(error object is a \(typeName) value; its __tostring failed: \(inner))"
     }
+    guard lua_type(L, -1) == LUA_TSTRING else { return "(error object is a \(typeName) value)" }
     return string(at: -1).description
   }
 

@@ -208,10 +208,15 @@ extension ScriptedTree {
   }
 
   /// The value `on_error` receives: the original Lua error value (a `ui.error`'s value,
-  /// too), or the message.
+  /// too; `nil` for `error(nil)`, as `pcall` gives it), or the message of an error that
+  /// Lua did not raise.
   func errorValue(_ error: any Error) -> LuaValue {
     let error = (error as? ScriptedAlertError)?.luaError ?? error
-    if let luaError = error as? LuaError, luaError.kind == .runtime, !luaError.value.isNil {
+    // Raised in Lua: it has frames. A runtime `LuaError` made in Swift has none, and no
+    // value but its message.
+    if let luaError = error as? LuaError, luaError.kind == .runtime,
+      !luaError.value.isNil || !luaError.traceback.isEmpty
+    {
       return luaError.value
     }
     return .string(LuaString(Alert.message(for: error)))
