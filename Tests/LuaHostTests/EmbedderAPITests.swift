@@ -136,6 +136,16 @@ import ViewTree
     #expect(
       missing?.description
         == "cannot open /nonexistent/folder/errors.jsonl: No such file or directory")
+    // A write the system refuses is kept, handed over once, and ends the logging.
+    let failures = LockedValue<[ErrorLogWriter.WriteFailure]>([])
+    let full = try ErrorLogWriter(path: "/dev/full") { failure in
+      failures.withLock { $0.append(failure) }
+    }
+    #expect(full.failure == nil)
+    for _ in 0..<3 { full.write(try ErrorLogEntryProbe.entry()) }
+    #expect(full.failure?.description == "cannot write /dev/full: No space left on device")
+    #expect(failures.withLock { $0.map(\.description) } == [full.failure?.description])
+    #expect(full.unlogged == 3)
   }
 
   @Test func aConsoleSessionsStateIsReachedByTheTreesRule() throws {

@@ -72,4 +72,27 @@ import Testing
     #expect(result.status == 2)
     #expect(result.stderr.contains("--error-log: cannot open /nonexistent/dir/log"))
   }
+
+  /// A log that opens but cannot be written (a full disk) loses no error in silence: the
+  /// first failed write is said at once, the count of lost entries at the end, and the run
+  /// fails even when every error had a handler.
+  @Test func anErrorLogWriteThatFailsIsSaidAndFailsTheRun() throws {
+    try #require(FileManager.default.fileExists(atPath: "/dev/full"))
+    let handled = """
+      local b = ui.boundary{id = 'b', on_error = function() return true end}
+      b:add(ui.button{id = 'go', on_tap = function() error('lost?') end})
+      ui.root:add(b)
+      b:find('go'):tap() b:find('go'):tap()
+      """
+    let result = try Luahost.run(["--error-log", "/dev/full", "-e", handled])
+    #expect(result.status == 1)
+    #expect(
+      result.stderr.contains(
+        "luahost: --error-log: cannot write /dev/full: No space left on device;"
+          + " later errors are not logged\n"), "\(result.stderr)")
+    #expect(result.stderr.hasSuffix("luahost: --error-log: 2 errors were not logged\n"))
+    let fine = try Luahost.run(["--error-log", "/dev/full", "-e", "print(1)"])
+    #expect(fine.status == 0)
+    #expect(fine.stderr == "")
+  }
 }

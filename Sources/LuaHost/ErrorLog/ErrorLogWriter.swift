@@ -37,6 +37,10 @@ import ViewTree
 /// is cut, and after ``sizeLimit`` bytes one last line says that logging stopped (a script
 /// that fails in a loop cannot fill the disk).
 ///
+/// A write the system refuses (a full disk, a closed pipe) is not silent: the writer keeps
+/// the first ``WriteFailure`` in ``failure``, hands it to the `onFailure` handler given at
+/// creation, and logs nothing more; ``unlogged`` counts the entries lost from then on.
+///
 /// Thread-safe: the writer may be set on several trees, whose errors are routed on any
 /// thread.
 public final class ErrorLogWriter: Sendable {
@@ -50,9 +54,21 @@ public final class ErrorLogWriter: Sendable {
     public var description: String { "cannot open \(path): \(reason)" }
   }
 
+  /// A write to the log's file that the system refused.
+  public struct WriteFailure: Error, CustomStringConvertible, Sendable {
+    /// The path given.
+    public let path: String
+    /// Why, as the system says it.
+    public let reason: String
+    /// `cannot write PATH: REASON`.
+    public var description: String { "cannot write \(path): \(reason)" }
+  }
+
   private struct Progress {
     var written = 0
     var stopped = false
+    var failure: WriteFailure?
+    var unlogged = 0
   }
 
   /// The most bytes one writer writes, its last line included.
@@ -60,30 +76,56 @@ public final class ErrorLogWriter: Sendable {
   /// The most bytes of one field (message, location, view path) that are kept.
   public static let fieldLimit = 4096
 
-  private let sink: @Sendable (String) -> Void
+  /// Writes a line; the failure if the system refused it.
+  private let sink: @Sendable (String) -> WriteFailure?
   private let close: @Sendable () -> Void
+  private let onFailure: (@Sendable (WriteFailure) -> Void)?
   private let progress = Mutex(Progress())
 
   /// A writer that appends to the file at `path` (created if missing).
+  /// - Parameters:
+  ///   - path: the file's path.
+  ///   - onFailure: called once, on the thread that routed the error, if a write fails;
+  ///     the writer logs nothing more.
   /// - Throws: ``CannotOpen`` if it cannot be opened for appending.
-  public convenience init(path: String) throws {
+  public convenience init(
+    path: String, onFailure: (@Sendable (WriteFailure) -> Void)? = nil
+  ) throws {
     guard let file = fopen(path, "a") else {
       throw CannotOpen(path: path, reason: String(cString: strerror(errno)))
     }
     let handle = FileHandle(file: file)
-    self.init(sink: { line in handle.write(line) }, close: { handle.close() })
+    self.init(
+      sink: { line in
+        handle.write(line).map { WriteFailure(path: path, reason: String(cString: strerror($0))) }
+      }, close: { handle.close() }, onFailure: onFailure)
   }
 
   /// A writer that hands each line (with its newline) to `write`: a socket, a buffer, a
   /// test's array.
   public convenience init(write: @escaping @Sendable (String) -> Void) {
-    self.init(sink: write, close: {})
+    self.init(
+      sink: {
+        write($0)
+        return nil
+      }, close: {}, onFailure: nil)
   }
 
-  private init(sink: @escaping @Sendable (String) -> Void, close: @escaping @Sendable () -> Void) {
+  private init(
+    sink: @escaping @Sendable (String) -> WriteFailure?, close: @escaping @Sendable () -> Void,
+    onFailure: (@Sendable (WriteFailure) -> Void)?
+  ) {
     self.sink = sink
     self.close = close
+    self.onFailure = onFailure
   }
+
+  /// The first write the system refused, if any: from then on nothing is logged.
+  public var failure: WriteFailure? { progress.withLock { $0.failure } }
+
+  /// How many entries were not logged because a write failed (the one that failed
+  /// included).
+  public var unlogged: Int { progress.withLock { $0.unlogged } }
 
   deinit { close() }
 
@@ -93,12 +135,16 @@ public final class ErrorLogWriter: Sendable {
     { [weak self] entry in self?.write(entry) }
   }
 
-  /// Writes `entry` as a line, unless the log has reached ``sizeLimit``.
+  /// Writes `entry` as a line, unless the log has reached ``sizeLimit`` or a write failed.
   public func write(_ entry: ErrorLogEntry) {
     let stop =
       "{\"stopped\":\"the error log reached its limit of \(Self.sizeLimit) bytes; "
       + "later errors are not logged\"}\n"
     let line: String? = progress.withLock { progress in
+      guard progress.failure == nil else {
+        progress.unlogged += 1
+        return nil
+      }
       guard !progress.stopped else { return nil }
       var line = Self.line(for: entry) + "\n"
       if progress.written + line.utf8.count + stop.utf8.count > Self.sizeLimit {
@@ -109,7 +155,14 @@ public final class ErrorLogWriter: Sendable {
       return line
     }
     // In the order taken: the sink's own lock (a file's) keeps lines whole.
-    if let line { sink(line) }
+    guard let line, let failed = sink(line) else { return }
+    let first = progress.withLock { progress in
+      progress.unlogged += 1
+      guard progress.failure == nil else { return false }
+      progress.failure = failed
+      return true
+    }
+    if first { onFailure?(failed) }
   }
 
   /// `text` cut to ``fieldLimit`` bytes (at a character boundary), marked when cut.
@@ -148,11 +201,15 @@ private final class FileHandle: @unchecked Sendable {
 
   init(file: UnsafeMutablePointer<FILE>) { self.file = file }
 
-  func write(_ line: String) {
+  /// Writes and flushes `line`; the system's error number if either failed.
+  func write(_ line: String) -> Int32? {
     lock.withLock { _ in
-      guard let file else { return }
-      fputs(line, file)
-      fflush(file)
+      guard let file else { return nil }
+      let failed = fputs(line, file) == EOF || fflush(file) != 0
+      guard failed else { return nil }
+      let error = errno
+      clearerr(file)
+      return error
     }
   }
 

@@ -83,14 +83,36 @@ package struct ScriptRunner {
   /// REPL if one was asked for.
   private func execute(_ options: CommandLineOptions) throws -> ExitStatus {
     let closing = ClosingReport()
-    let status = try execute(options, closing: closing)
+    let errorLog = try openErrorLog(options)
+    let status = try execute(options, closing: closing, errorLog: errorLog)
+    // An error log that could not be written lost errors: said when it happened, and the
+    // run fails.
+    if let errorLog, errorLog.failure != nil {
+      let count = errorLog.unlogged
+      report("--error-log: \(count) \(count == 1 ? "error was" : "errors were") not logged")
+      return .failure
+    }
     // Under --timeout, finalizers stopped at exit mean the run did not end within it.
     return closing.sawStop && options.limits.timeout != nil ? .failure : status
   }
 
-  private func execute(_ options: CommandLineOptions, closing: ClosingReport) throws
-    -> ExitStatus
-  {
+  /// The `--error-log` file, opened for appending; a write that fails is reported at once.
+  private func openErrorLog(_ options: CommandLineOptions) throws -> ErrorLogWriter? {
+    guard let path = options.errorLogPath else { return nil }
+    let name = standsInForLua ? programName : "luahost"
+    do {
+      return try ErrorLogWriter(path: path) { failure in
+        StandardStreams.error(
+          "\(name): --error-log: \(failure); later errors are not logged\n".visibleControls())
+      }
+    } catch let error as ErrorLogWriter.CannotOpen {
+      throw UsageError("--error-log: \(error)")
+    }
+  }
+
+  private func execute(
+    _ options: CommandLineOptions, closing: ClosingReport, errorLog: ErrorLogWriter?
+  ) throws -> ExitStatus {
     var options = options
     let started = ContinuousClock.now
     // The finalizers at exit (the sandbox runs every `__gc` left, as lua_close does) run
@@ -119,13 +141,6 @@ package struct ScriptRunner {
     }
     let lua: LuaState
     let presenter = TranscriptAlertPresenter { StandardStreams.out($0) }
-    let errorLog = try options.errorLogPath.map { path in
-      do {
-        return try ErrorLogWriter(path: path)
-      } catch let error as ErrorLogWriter.CannotOpen {
-        throw UsageError("--error-log: \(error)")
-      }
-    }
     var session: ReplSession?
     var tree: ScriptedTree?
     if startsRepl {
