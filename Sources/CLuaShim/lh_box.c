@@ -87,6 +87,9 @@ static inline __attribute__((always_inline)) int lh_dispatch(lua_State *L) {
   if (lh_has_releases(S)) lh_swift_drain(L);
   S->current = outer;
   S->enforce = enforce;
+  /* What Swift charged meanwhile (a timer handle's task) counts toward the collector's
+   * pace, as Lua's own allocations do: see lh_gc_pressure. */
+  if (lh_has_gc_pressure(S)) lh_gc_pressure(L, S);
   /* Swift pushed its results, or its error value, with the limit off: they must fit under
    * it now, or a script at its limit could keep calling a function that returns new
    * tables, or fails with a message quoting a string of the script's, and keep each

@@ -1,6 +1,7 @@
 // lh_state.c: per-state data, the limiting allocator, the panic and warning functions.
 #include "lh_private.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,7 +117,15 @@ int lh_charge(lh_state *S, size_t bytes, size_t headroom) {
     if (in_use > limit || bytes > limit - in_use) return 0;
   }
   atomic_fetch_add_explicit(&S->external, bytes, memory_order_relaxed);
+  atomic_fetch_add_explicit(&S->gc_pressure, bytes, memory_order_relaxed);
   return 1;
+}
+
+__attribute__((noinline, cold)) void lh_gc_pressure(lua_State *L, lh_state *S) {
+  size_t bytes = atomic_exchange_explicit(&S->gc_pressure, 0, memory_order_relaxed);
+  if (!lua_gc(L, LUA_GCISRUNNING)) return;
+  size_t kb = bytes >> 10;
+  lua_gc(L, LUA_GCSTEP, kb > INT_MAX ? INT_MAX : (int)kb); /* finalizers' errors only warn */
 }
 
 void lh_uncharge(lh_state *S, size_t bytes) {
@@ -140,6 +149,7 @@ lua_State *lh_newstate(size_t limit) {
   S->limit = limit;
   atomic_init(&S->used, 0);
   atomic_init(&S->external, 0);
+  atomic_init(&S->gc_pressure, 0);
   atomic_init(&S->refs, 1);
   lua_State *L = lua_newstate(lh_alloc, S);
   if (L == NULL) {

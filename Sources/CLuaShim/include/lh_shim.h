@@ -55,6 +55,9 @@ typedef struct lh_state {
                         * runs the state (its owner), read from any thread (a charge), so
                         * relaxed loads and stores, never a read-modify-write (lh_alloc) */
   _Atomic size_t external; /* bytes Swift holds for the script (lh_charge), from any thread */
+  /* Bytes charged since the collector last heard of them (lh_gc_pressure): Swift memory
+   * that Lua values keep counts as an allocation toward the collector's pace. */
+  _Atomic size_t gc_pressure;
   atomic_int refs;    /* the state, plus one per Swift memory charge (lh_state_retain) */
   size_t peak;        /* most bytes ever allocated */
   size_t limit;       /* SIZE_MAX: no limit */
@@ -196,6 +199,18 @@ static inline int lh_fits(lh_state *S, size_t grow) {
 }
 /// Gives back bytes charged with lh_charge. Any thread.
 void lh_uncharge(lh_state *S, size_t bytes);
+/// Whether enough has been charged since the collector last heard of it (lh_gc_pressure) to
+/// tell it now: a Swift function returning to Lua asks (lh_dispatch). Inline: one load.
+static inline int lh_has_gc_pressure(lh_state *S) {
+  return atomic_load_explicit(&S->gc_pressure, memory_order_relaxed) >= 1024;
+}
+/// Tells S's collector of the bytes charged since it last heard, as allocations of that
+/// size: without it, a script whose values keep mostly Swift memory (a timer handle, whose
+/// task and closures Swift holds, is 40 bytes in Lua) is collected at the pace of its Lua
+/// bytes alone, and its garbage holds many times that in Swift until the memory limit
+/// forces a collection. Not while the collector is stopped (`collectgarbage("stop")`, a
+/// finalizer running, the state closing). On L, the running thread. [-0, +0]
+void lh_gc_pressure(lua_State *L, lh_state *S);
 /// Bytes in use: Lua's allocations plus Swift's charges.
 size_t lh_memory_in_use(lh_state *S);
 /// Keeps S's memory (not the Lua state) alive for a charge that may outlive lh_close.
