@@ -15,10 +15,14 @@ for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno =
   _ = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
 }
 
-// The executable only gathers the process's inputs; LuaHost does the work.
+// The executable only gathers the process's inputs; LuaHost does the work. The words keep
+// their bytes (ArgumentText): `CommandLine.arguments` would repair what is not UTF-8.
+let words = (0..<Int(CommandLine.argc)).compactMap { index in
+  CommandLine.unsafeArgv[index].map { ArgumentText.word(UnsafePointer($0)) }
+}
 var runner = ScriptRunner(
-  programName: CommandLine.arguments.first ?? "luahost",
-  arguments: Array(CommandLine.arguments.dropFirst()),
+  programName: words.first ?? "luahost",
+  arguments: Array(words.dropFirst()),
   environment: ProcessEnvironment.current,
   stdinIsTerminal: isatty(0) != 0)
 runner.stdinWasClosed = stdinWasClosed

@@ -92,6 +92,35 @@ import Testing
     }
   }
 
+  /// Command-line words reach Lua as the bytes given, UTF-8 or not, as `lua` passes them:
+  /// a script's path, its arguments, `-e` code. (They were repaired to U+FFFD: a script saw
+  /// other bytes, and a path that was not UTF-8 could not be opened.) A path that the host
+  /// opens through `String` is refused with a message instead.
+  @Test func commandLineBytesThatAreNotUTF8ReachLuaAsGiven() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bytes-\(UUID())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // The bytes are made by printf in the shell: Foundation's Process takes strings.
+    let shell = #"""
+      set -e
+      luahost="$1"; dir="$2"
+      script="$dir/n$(printf '\377')me.lua"
+      printf 'local a = ... print(#a, a:byte(1, -1))\n' > "$script"
+      "$luahost" "$script" "$(printf 'a\377b')"
+      "$luahost" -e "$(printf 'print(#"\377\376")')"
+      "$luahost" -e 'print(#arg[1], arg[1]:byte(1, -1))' - "$(printf '\364\217\274\200')" </dev/null
+      "$luahost" --trusted "$script" "$(printf '\300')"
+      "$luahost" --error-log "$dir/$(printf '\377')" -e 'print(1)' || echo "status $?"
+      """#
+    let result = try Luahost.run(
+      ["-c", shell, "sh", Luahost.executable.path, folder.path],
+      program: URL(fileURLWithPath: "/bin/sh"))
+    #expect(
+      result.stdout == "3\t97\t255\t98\n2\n4\t244\t143\t188\t128\n1\t192\nstatus 2\n",
+      "\(result.stderr)")
+    #expect(result.stderr.contains("luahost: '--error-log': the path is not valid UTF-8"))
+  }
+
   @Test func anErrorObjectNamesItselfWhereTheErrorHappened() throws {
     let path = try Luahost.temporaryFile(
       """

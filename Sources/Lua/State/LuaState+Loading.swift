@@ -95,10 +95,27 @@ extension LuaState {
   public static func readFile(
     _ path: String, maxSize: Int = maximumFileSize, regularFileOnly: Bool = false
   ) throws -> [UInt8] {
-    let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-    guard fd >= 0 else { throw fileError("open", path) }
+    try readFile(atPath: Array(path.utf8), maxSize: maxSize, regularFileOnly: regularFileOnly)
+  }
+
+  /// Reads a whole file as ``readFile(_:maxSize:regularFileOnly:)`` does, at a path given
+  /// as bytes: one that is not UTF-8 (a name from another system) opens too. Errors name
+  /// it with such bytes shown as U+FFFD.
+  public static func readFile(
+    atPath path: [UInt8], maxSize: Int = maximumFileSize, regularFileOnly: Bool = false
+  ) throws -> [UInt8] {
+    let name = String(decoding: path, as: UTF8.self)
+    guard !path.contains(0) else {
+      throw LuaError(kind: .file, message: "cannot open \(name): the path holds a zero byte")
+    }
+    let fd = (path + [0]).withUnsafeBufferPointer { bytes in
+      bytes.withMemoryRebound(to: CChar.self) {
+        open($0.baseAddress!, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+      }
+    }
+    guard fd >= 0 else { throw fileError("open", name) }
     defer { _ = Glibc.close(fd) }
-    return try readOpenFile(fd, path: path, maxSize: maxSize, regularFileOnly: regularFileOnly)
+    return try readOpenFile(fd, path: name, maxSize: maxSize, regularFileOnly: regularFileOnly)
   }
 
   /// Reads the file open at `fd` (opened without blocking) as ``readFile(_:maxSize:regularFileOnly:)``

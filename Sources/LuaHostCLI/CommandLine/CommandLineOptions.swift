@@ -78,12 +78,12 @@ package struct CommandLineOptions: Equatable, Sendable {
       case "--plugins":
         index += 1
         guard index < arguments.count else { throw UsageError("'--plugins' needs an argument") }
-        pluginDirectory = arguments[index]
+        pluginDirectory = try Self.utf8Path(arguments[index], for: word)
       case "--watch": watch = true
       case "--error-log":
         index += 1
         guard index < arguments.count else { throw UsageError("'--error-log' needs an argument") }
-        errorLogPath = arguments[index]
+        errorLogPath = try Self.utf8Path(arguments[index], for: word)
       case _ where RunLimits.isLimitFlag(word):
         index += 1
         guard index < arguments.count else { throw UsageError("'\(word)' needs an argument") }
@@ -118,6 +118,16 @@ package struct CommandLineOptions: Equatable, Sendable {
 }
 
 extension CommandLineOptions {
+  /// `path`, if it is UTF-8: the folders and files these options name are opened by
+  /// Foundation's `String` paths, which cannot hold other bytes (a repaired path would
+  /// open another file).
+  static func utf8Path(_ path: String, for option: String) throws -> String {
+    guard !ArgumentText.hasEscapes(path) else {
+      throw UsageError("'\(option)': the path is not valid UTF-8")
+    }
+    return path
+  }
+
   /// The memory limit of the script's state: the one given, else none when trusted (or
   /// after `--memory none`), else ``RunLimits/scriptMemoryLimit``.
   package var memoryLimitInEffect: Int? {

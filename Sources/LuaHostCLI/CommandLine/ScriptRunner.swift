@@ -99,7 +99,7 @@ package struct ScriptRunner {
   /// The `--error-log` file, opened for appending; a write that fails is reported at once.
   private func openErrorLog(_ options: CommandLineOptions) throws -> ErrorLogWriter? {
     guard let path = options.errorLogPath else { return nil }
-    let name = standsInForLua ? programName : "luahost"
+    let name = displayName
     do {
       return try ErrorLogWriter(path: path) { failure in
         StandardStreams.error(
@@ -135,7 +135,7 @@ package struct ScriptRunner {
     // off a grace after the end, in which the stops above report as usual.
     if !startsRepl, let timeout = options.limits.timeout {
       let message =
-        "\(standsInForLua ? programName : "luahost"): the run passed its --timeout of "
+        "\(displayName): the run passed its --timeout of "
         + "\(timeout) and did not end: work no deadline reaches was cut off\n"
       _ = cs_arm_hard_stop((timeout + Self.hardStopGrace).nanoseconds, message)
     }
@@ -269,13 +269,16 @@ package struct ScriptRunner {
       switch action {
       case .execute(let code):
         // As a coroutine, like the script: `-e` code may wait too.
-        let chunk = try tree.withState { try $0.load(code, name: "=(command line)") }
+        let chunk = try tree.withState {
+          try $0.load(bytes: ArgumentText.bytes(of: code), name: "=(command line)")
+        }
         try run(chunk, arguments: [], tree: tree, plugins: plugins)
       case .require(let global, let module):
         try tree.withState { lua in
           let require = try LuaFunction(luaValue: lua.globals().get("require"))
-          let loaded = try require.call(.string(LuaString(module))).first ?? .nil
-          try lua.globals().set(global, loaded)
+          let module = LuaString(bytes: ArgumentText.bytes(of: module))
+          let loaded = try require.call(.string(module)).first ?? .nil
+          try lua.globals().set(.string(LuaString(bytes: ArgumentText.bytes(of: global))), loaded)
         }
       }
     }
@@ -387,9 +390,14 @@ package struct ScriptRunner {
     return name == "lua" || name.hasPrefix("lua5")
   }
 
+  /// The name messages start with: as invoked when standing in for `lua`.
+  private var displayName: String {
+    standsInForLua ? ArgumentText.display(programName) : "luahost"
+  }
+
   private func report(_ text: String) {
     StandardStreams.error(
-      "\(standsInForLua ? programName : "luahost"): \(text.visibleControls())\n")
+      "\(displayName): \(ArgumentText.display(text).visibleControls())\n")
   }
 
   private func makeArgTable(in lua: LuaState, options: CommandLineOptions) throws {
@@ -397,7 +405,8 @@ package struct ScriptRunner {
     let scriptIndex = options.script == nil ? 0 : options.optionCount + 1
     let table = try lua.makeTable(arrayCapacity: words.count - scriptIndex)
     for (index, word) in words.enumerated() {
-      try table.rawSet(.integer(Int64(index - scriptIndex)), .string(LuaString(word)))
+      let bytes = ArgumentText.bytes(of: word)  // as given, UTF-8 or not
+      try table.rawSet(.integer(Int64(index - scriptIndex)), .string(LuaString(bytes: bytes)))
     }
     try lua.globals().set("arg", .table(table))
   }
@@ -446,12 +455,12 @@ package struct ScriptRunner {
           kind: .file, message: "cannot read stdin: \(String(cString: strerror(errno)))")
       }
     } else {
-      bytes = try LuaState.readFile(script)
+      bytes = try LuaState.readFile(atPath: ArgumentText.bytes(of: script))
     }
     let (chunk, arguments) = try tree.withState { lua -> (LuaFunction, [LuaValue]) in
       // Trusted, a precompiled script runs, as with `lua`; sandboxed, bytecode is refused.
       let chunk = try lua.load(
-        script: bytes, name: script == "-" ? "=stdin" : "@" + script,
+        script: bytes, name: script == "-" ? "=stdin" : "@" + ArgumentText.display(script),
         mode: trusted ? .any : .text)
       guard case .table(let arg) = try lua.globals().get("arg") else {
         throw LuaError(kind: .runtime, message: "'arg' is not a table")
