@@ -1,6 +1,7 @@
 // lh_trace.c: tracebacks recorded cheaply by the message handler of lh_pcall.
 #include "lh_private.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +27,68 @@ static void lh_copy(char *dst, size_t cap, const char *src) {
   dst[n] = '\0';
 }
 
-static void lh_record(lua_State *L, lua_Debug *ar, int level, lh_frame *f) {
+/* The most modules one frame's search of package.loaded looks in (see lh_loaded_name):
+ * the search runs in a message handler, where no hook stops it, and a script may fill
+ * package.loaded. Past it the frame keeps the name Lua's code gave it. */
+#define LH_NAME_SEARCH 256
+
+/* Writes "module.name" (or "name" for a global, or "module" for a module that is the
+ * function itself) to `out`, as luaL_traceback's pushglobalfuncname names a function it
+ * finds in package.loaded, if the function at the top of H is loaded[module] or
+ * loaded[module][name] for the `name` Lua's code called it by (lua_next's order over
+ * package.loaded, as stock's search). Stock searches every key of every module; this
+ * looks up the one name, so an error's traceback does not cost a walk of every library
+ * per frame (8 times the cost of delivering an error, measured), and names alike unless
+ * the function was called by another name than its module's. [-0, +0] */
+static int lh_loaded_name(lua_State *H, const char *name, char *out, size_t cap) {
+  int function = lua_gettop(H);
+  int found = 0, budget = LH_NAME_SEARCH;
+  if (lua_getfield(H, LUA_REGISTRYINDEX, LUA_LOADED_TABLE) != LUA_TTABLE) goto done;
+  lua_pushstring(H, name); /* interned already: the caller's code holds it */
+  lua_pushnil(H);
+  while (!found && budget-- > 0 && lua_next(H, -3)) { /* loaded, name, module, value */
+    if (lua_type(H, -2) == LUA_TSTRING) {
+      const char *module = lua_tostring(H, -2);
+      if (lua_rawequal(H, -1, function)) {
+        lh_copy(out, cap, module);
+        found = 1;
+      } else if (lua_type(H, -1) == LUA_TTABLE) {
+        lua_pushvalue(H, -3);
+        lua_rawget(H, -2);
+        if (lua_rawequal(H, -1, function)) {
+          if (strcmp(module, LUA_GNAME) == 0) {
+            lh_copy(out, cap, name);
+          } else {
+            snprintf(out, cap, "%s.%s", module, name);
+          }
+          found = 1;
+        }
+        lua_pop(H, 1);
+      }
+    }
+    lua_pop(H, 1);
+  }
+done:
+  lua_settop(H, function);
+  return found;
+}
+
+/* Whether a frame named `namewhat` by Lua's code could be named from package.loaded: a C
+ * function by any name (`local insert = table.insert`), a Lua function called as a field,
+ * method or global (a module's function); not a Lua local or upvalue (a script's own
+ * helper, which is in no module: skipping those keeps a deep error's cost as it was). */
+static int lh_may_be_loaded(const lua_Debug *ar) {
+  if (ar->name == NULL) return 0;
+  if (*ar->what == 'C') return 1;
+  return strcmp(ar->namewhat, "field") == 0 || strcmp(ar->namewhat, "method") == 0 ||
+         strcmp(ar->namewhat, "global") == 0;
+}
+
+/* Records the frame `ar` of L. With H (a thread to push on, which may be L), a function
+ * found in package.loaded is named as luaL_traceback names it ("function 'string.rep'"
+ * rather than "method 'rep'"); without (the allocator's record of a memory error, which
+ * must not touch the stack), by Lua's own name for it. */
+static void lh_record(lua_State *L, lua_State *H, lua_Debug *ar, int level, lh_frame *f) {
   lua_getinfo(L, "Sln", ar);
   f->level = level;
   f->currentline = ar->currentline;
@@ -35,6 +97,15 @@ static void lh_record(lua_State *L, lua_Debug *ar, int level, lh_frame *f) {
   lh_copy(f->namewhat, sizeof f->namewhat, ar->namewhat);
   lh_copy(f->name, sizeof f->name, ar->name);
   lh_copy(f->source, sizeof f->source, ar->short_src);
+  if (H != NULL && lh_may_be_loaded(ar) && lua_checkstack(H, 6)) {
+    lua_getinfo(H, "f", ar); /* ar is L's frame; the function goes on H */
+    char name[sizeof f->name];
+    if (lh_loaded_name(H, ar->name, name, sizeof name)) {
+      lh_copy(f->name, sizeof f->name, name);
+      lh_copy(f->namewhat, sizeof f->namewhat, "global");
+    }
+    lua_pop(H, 1);
+  }
 }
 
 /* Number of levels on the stack: exponential then binary search, as lua_getstack is O(level). */
@@ -74,10 +145,12 @@ static void lh_tostring_now(lua_State *L, lh_trace *t) {
 }
 
 /* Records T's frames from Lua level `first` (recorded as level 1) outwards: the innermost
- * LH_HEADFRAMES and the outermost LH_TAILFRAMES. Only lua_getstack, lua_getinfo("Sln") and
- * C malloc: nothing here allocates in Lua or raises, so the allocator may call it (see
- * lh_record_oom). NULL when malloc fails. */
-static lh_trace *lh_build_trace(lua_State *T, int first) {
+ * LH_HEADFRAMES and the outermost LH_TAILFRAMES, named with H's help (lh_record; NULL: by
+ * Lua's names alone). Without H, only lua_getstack, lua_getinfo("Sln") and C malloc:
+ * nothing allocates in Lua or raises, so the allocator may call it (see lh_record_oom).
+ * With H, the search of package.loaded only reads (lua_checkstack may grow H's stack).
+ * NULL when malloc fails. */
+static lh_trace *lh_build_trace(lua_State *T, lua_State *H, int first) {
   lh_trace *t = malloc(sizeof *t);
   if (t == NULL) return NULL;
   t->message = NULL;
@@ -91,7 +164,7 @@ static lh_trace *lh_build_trace(lua_State *T, int first) {
   for (int level = 1; level <= total; level++) {
     if (level > LH_HEADFRAMES && level <= total - LH_TAILFRAMES) level = total - LH_TAILFRAMES + 1;
     if (!lua_getstack(T, level - shift, &ar)) break;
-    lh_record(T, &ar, level, &t->frames[t->count]);
+    lh_record(T, H, &ar, level, &t->frames[t->count]);
     /* A thread a stop yielded from a hook stands one instruction back (see lh_shim.h). */
     lh_state *S = lh_getstate(T);
     if (level - shift == 0 && T == S->hook_yielded && lua_status(T) == LUA_YIELD &&
@@ -102,7 +175,7 @@ static lh_trace *lh_build_trace(lua_State *T, int first) {
   return t;
 }
 
-lh_trace *lh_trace_thread(lua_State *T) { return lh_build_trace(T, 0); }
+lh_trace *lh_trace_thread(lua_State *T) { return lh_build_trace(T, T, 0); }
 
 /* Message handler: records frames (C malloc, never raises) and returns the error value
  * unchanged, so the original value reaches Swift. Only an error value's own __tostring
@@ -128,7 +201,7 @@ int lh_msgh(lua_State *L) {
    * stopped: the later one shows only the closing frames. */
   int stop = lh_stop_reason(L, 1) != LH_STOP_NONE;
   if (stop && S->pending != NULL && S->pending->stop) return 1;
-  lh_trace *t = lh_build_trace(T, first);
+  lh_trace *t = lh_build_trace(T, L, first);
   if (t != NULL) {
     t->stop = stop;
     lh_tostring_now(L, t);
@@ -145,7 +218,7 @@ int lh_msgh(lua_State *L) {
 void lh_record_oom(lh_state *S) {
   lua_State *T = atomic_load(&S->running);
   if (T == NULL) return;
-  lh_trace *t = lh_build_trace(T, 0);
+  lh_trace *t = lh_build_trace(T, NULL, 0);
   if (t == NULL) return;
   lh_trace_free(S->oom);
   S->oom = t;

@@ -57,6 +57,19 @@ import Testing
     #expect(version.stdout.hasSuffix("PUC-Rio\nhello\n"))
   }
 
+  /// Runs the stock `lua5.4` with `arguments`: its exit status and stderr.
+  static func stock(_ arguments: [String]) throws -> (Int32, String) {
+    let stock = Process()
+    stock.executableURL = URL(fileURLWithPath: "/usr/bin/lua5.4")
+    stock.arguments = arguments
+    let errors = Pipe()
+    stock.standardError = errors
+    try stock.run()
+    let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    stock.waitUntilExit()
+    return (stock.terminationStatus, text)
+  }
+
   /// An uncaught error's first line, for error values of every kind, is `lua5.4`'s: only a
   /// string from `__tostring` names the object (a number does not), and a value with none
   /// is named by its type, never by `__name`. Sandboxed and trusted alike.
@@ -70,16 +83,8 @@ import Testing
     "setmetatable({}, {__name = 'Mine', __tostring = function() return 1 end})",
   ])
   func anUncaughtErrorValueIsNamedAsLuaNamesIt(_ value: String) throws {
-    let stock = Process()
-    stock.executableURL = URL(fileURLWithPath: "/usr/bin/lua5.4")
-    stock.arguments = ["-e", "error(\(value))"]
-    let errors = Pipe()
-    stock.standardError = errors
-    try stock.run()
-    let expected = String(
-      decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    stock.waitUntilExit()
-    #expect(stock.terminationStatus == 1)
+    let (status, expected) = try Self.stock(["-e", "error(\(value))"])
+    #expect(status == 1)
     // The first line without the program's name ("/usr/bin/lua5.4: ", "luahost: ").
     func message(_ text: String) -> Substring {
       let line = text.prefix { $0 != "\n" }
@@ -89,6 +94,28 @@ import Testing
       let ours = try Luahost.run(trust + ["-e", "error(\(value))"])
       #expect(ours.status == 1)
       #expect(message(ours.stderr) == message(expected), "\(trust)")
+    }
+  }
+
+  /// An uncaught error's whole report (message and traceback) is `lua5.4`'s, sandboxed and
+  /// trusted: a library function is named as `luaL_traceback` names it, from
+  /// `package.loaded` (`function 'string.rep'`, not `method 'rep'`), whatever the call
+  /// looked like.
+  @Test(arguments: [
+    "string.rep()", "('x'):rep()", "local s = string s.rep()", "table.concat({{}})",
+    "math.floor('x')", "setmetatable(1)", "local t = {} function t.go() error('x') end t.go()",
+    "function g() string.format('%d', 'x') end local function f() g() end f()",
+    "local m = {f = function() error('in f') end} m.f()",
+    "coroutine.wrap(function() error('w') end)()",
+  ])
+  func anUncaughtErrorsReportIsLuas(_ code: String) throws {
+    let (_, expected) = try Self.stock(["-e", code])
+    for trust in [[], ["--trusted"]] {
+      let ours = try Luahost.run(trust + ["-e", code])
+      #expect(ours.status == 1)
+      #expect(
+        ours.stderr == expected.replacingOccurrences(of: "/usr/bin/lua5.4:", with: "luahost:"),
+        "\(trust)")
     }
   }
 

@@ -34,7 +34,7 @@ import Testing
       "local s = string.rep('a', 1e7)\nwhile true do\n  local r = s:gsub('a', 'b')\nend\n")
     let result = try Luahost.run(limit + [script])
     #expect(result.status == 1, "\(result.stderr)")
-    #expect(result.stderr.contains("in method 'gsub'"), "\(result.stderr)")
+    #expect(result.stderr.contains("in function 'string.gsub'"), "\(result.stderr)")
     #expect(result.stderr.contains(":3: in main chunk"), "\(result.stderr)")
   }
 
