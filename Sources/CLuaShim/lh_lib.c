@@ -302,17 +302,13 @@ static int lh_sort(lua_State *L) {
     lh_pushview(L, 1, n);
     lua_replace(L, 1);
   }
-  int direct = lh_sort_direct(L);
-  lua_pushvalue(L, lua_upvalueindex(1));
-  lua_pushvalue(L, 1);
-  if (direct) {
-    lua_pushvalue(L, 2);
-  } else {
-    lua_pushvalue(L, 2);
-    lua_pushcclosure(L, lh_sortless, 1);
+  if (!lh_sort_direct(L)) {
+    lua_pushcclosure(L, lh_sortless, 1); /* the comparator (or nil) becomes its upvalue */
   }
-  lua_call(L, 2, 0);
-  return 0;
+  /* liblua's sort runs as this function, called directly rather than through lua_call: a
+   * call from C would count one more C level per sort, and nested sorts (a comparator
+   * that sorts) would overflow the C stack at half stock's depth. */
+  return lua_tocfunction(L, lua_upvalueindex(1))(L);
 }
 
 /* ---- os.date ---- */

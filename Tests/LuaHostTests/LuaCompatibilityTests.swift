@@ -119,6 +119,27 @@ import Testing
     }
   }
 
+  /// The sandbox's `table.sort` costs no C level of its own: sorts nested in comparators
+  /// reach the C stack's limit as deep as liblua's do (half as deep before, when it called
+  /// liblua's sort through `lua_call`). `luahost` runs a script one C frame below `lua`'s
+  /// (the main chunk's caller), so both modes stop one level short of stock.
+  @Test func nestedSortsReachTheDepthStockReaches() throws {
+    let script = try Luahost.temporaryFile(
+      """
+      local depth = 0
+      local function less(a, b) depth = depth + 1 table.sort({3, 2, 1}, less) return a < b end
+      local ok, message = pcall(table.sort, {2, 1}, less)
+      print(ok, message, depth)
+      """)
+    defer { try? FileManager.default.removeItem(atPath: script) }
+    let sandboxed = try Luahost.run([script])
+    let trusted = try Luahost.run(["--trusted", script])
+    #expect(sandboxed.stdout == trusted.stdout)
+    #expect(trusted.stdout.hasPrefix("false\tC stack overflow\t"), "\(trusted.stdout)")
+    let depth = Int(trusted.stdout.split(separator: "\t").last?.dropLast() ?? "") ?? 0
+    #expect(depth > 190, "\(trusted.stdout)")
+  }
+
   /// Command-line words reach Lua as the bytes given, UTF-8 or not, as `lua` passes them:
   /// a script's path, its arguments, `-e` code. (They were repaired to U+FFFD: a script saw
   /// other bytes, and a path that was not UTF-8 could not be opened.) A path that the host
