@@ -311,6 +311,28 @@ static int lh_sort(lua_State *L) {
   return lua_tocfunction(L, lua_upvalueindex(1))(L);
 }
 
+/* ---- os.exit ---- */
+
+/* os.exit as liblua's, for a script that runs in a coroutine (as every chunk the host runs
+ * does). With `close`, lua.c's os.exit closes the state, and lua_close closes the pending
+ * to-be-closed variables of the main thread, where lua.c runs the script: here that is
+ * the running thread, whose variables lua_close would skip. So they are closed first (the
+ * thread is reset: its frames end here, and exit follows), then the sandbox's deferred
+ * finalizers run (lh_gc.c), as the host's close runs them, then lua_close runs the rest. */
+int lh_os_exit(lua_State *L) {
+  int status;
+  if (lua_isboolean(L, 1))
+    status = lua_toboolean(L, 1) ? EXIT_SUCCESS : EXIT_FAILURE;
+  else
+    status = (int)luaL_optinteger(L, 1, EXIT_SUCCESS);
+  if (lua_toboolean(L, 2)) {
+    if (L != lh_getstate(L)->main) lua_resetthread(L); /* __close errors only warn, as at close */
+    lh_finalize_all(L);
+    lua_close(L);
+  }
+  exit(status);
+}
+
 /* ---- os.date ---- */
 
 #define LH_DATE_PIECE 1024

@@ -13,6 +13,9 @@ int lh_threadmarked(lua_State *L);
 #define LH_HOSTCHUNK "=luahost:"
 /// Whether the function at idx is a Lua function of a host chunk. [-0, +0]
 int lh_hostfunction(lua_State *L, int idx);
+/* os.exit, closing the running thread's to-be-closed variables and the deferred finalizers
+ * too when asked to close (lh_lib.c). */
+int lh_os_exit(lua_State *L);
 
 /// Marks a task-driven coroutine, where async functions may be called (lh_async.c).
 void lh_markdriven(lua_State *L);

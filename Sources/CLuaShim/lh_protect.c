@@ -114,6 +114,10 @@ static int lh_openlibs_k(lua_State *L) {
   for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
     if (mask & libs[i].bit) {
       luaL_requiref(L, libs[i].name, libs[i].open, 1);
+      if (libs[i].bit == LH_LIB_OS) { /* see lh_os_exit */
+        lua_pushcfunction(L, lh_os_exit);
+        lua_setfield(L, -2, "exit");
+      }
       lua_pop(L, 1);
     }
   }

@@ -140,8 +140,45 @@ import Testing
     #expect(depth > 190, "\(trusted.stdout)")
   }
 
+  /// `os.exit(code, true)` closes the state as `lua`'s does: the script's pending `<close>`
+  /// variables first (the script runs in a coroutine here, whose variables `lua_close`
+  /// skips), then its finalizers (the sandbox's deferred ones too); without `true`,
+  /// neither. Trusted, and sandboxed with `os` granted.
+  @Test func osExitClosesTheStateAsLuaDoes() throws {
+    let script = try Luahost.temporaryFile(
+      """
+      local x <close> = setmetatable({}, {__close = function() print('closed') end})
+      setmetatable({}, {__gc = function() print('finalized') end})
+      local function inner()
+        local y <close> = setmetatable({}, {__close = function() print('inner closed') end})
+        os.exit(tonumber(arg[1]) or arg[1] == 'true', arg[2] == 'close')
+      end
+      inner()
+      """)
+    defer { try? FileManager.default.removeItem(atPath: script) }
+    for (arguments, status, output) in [
+      (["3", "close"], Int32(3), "inner closed\nclosed\nfinalized\n"),
+      (["true", "close"], 0, "inner closed\nclosed\nfinalized\n"), (["4", "keep"], 4, ""),
+    ] {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/lua5.4")
+      process.arguments = [script] + arguments
+      let pipe = Pipe()
+      process.standardOutput = pipe
+      try process.run()
+      let stock = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      #expect(stock == output && process.terminationStatus == status, "lua5.4 \(arguments)")
+      for trust in [["--trusted"], ["--allow", "os"]] {
+        let ours = try Luahost.run(trust + [script] + arguments)
+        #expect(ours.status == status, "\(trust) \(arguments): \(ours.stderr)")
+        #expect(ours.stdout == output, "\(trust) \(arguments)")
+      }
+    }
+  }
+
   /// Command-line words reach Lua as the bytes given, UTF-8 or not, as `lua` passes them:
-  /// a script's path, its arguments, `-e` code. (They were repaired to U+FFFD: a script saw
+  /// a script's path, its arguments, `-e` code, `LUA_INIT`. (They were repaired to U+FFFD: a script saw
   /// other bytes, and a path that was not UTF-8 could not be opened.) A path that the host
   /// opens through `String` is refused with a message instead.
   @Test func commandLineBytesThatAreNotUTF8ReachLuaAsGiven() throws {
