@@ -193,6 +193,7 @@ import Testing
       printf 'local a = ... print(#a, a:byte(1, -1))\n' > "$script"
       "$luahost" "$script" "$(printf 'a\377b')"
       "$luahost" -e "$(printf 'print(#"\377\376")')"
+      LUA_INIT="$(printf 'init = "\377"')" "$luahost" -e 'print(#init)'
       "$luahost" -e 'print(#arg[1], arg[1]:byte(1, -1))' - "$(printf '\364\217\274\200')" </dev/null
       "$luahost" --trusted "$script" "$(printf '\300')"
       "$luahost" --error-log "$dir/$(printf '\377')" -e 'print(1)' || echo "status $?"
@@ -201,7 +202,7 @@ import Testing
       ["-c", shell, "sh", Luahost.executable.path, folder.path],
       program: URL(fileURLWithPath: "/bin/sh"))
     #expect(
-      result.stdout == "3\t97\t255\t98\n2\n4\t244\t143\t188\t128\n1\t192\nstatus 2\n",
+      result.stdout == "3\t97\t255\t98\n2\n1\n4\t244\t143\t188\t128\n1\t192\nstatus 2\n",
       "\(result.stderr)")
     #expect(result.stderr.contains("luahost: '--error-log': the path is not valid UTF-8"))
   }

@@ -11,7 +11,7 @@ package enum ProcessEnvironment {
     var result: [String: String] = [:]
     var entry = environ
     while let pointer = entry.pointee {
-      let text = String(cString: pointer)
+      let text = ArgumentText.word(pointer)  // values keep their bytes (LUA_INIT's code)
       if let equals = text.firstIndex(of: "=") {
         result[String(text[..<equals])] = String(text[text.index(after: equals)...])
       }

@@ -418,9 +418,15 @@ package struct ScriptRunner {
       ]
       .first(where: { $0.1 != nil }).map({ ($0.0, $0.1!) })
     else { return }
+    // The variable's bytes, UTF-8 or not (ProcessEnvironment keeps them), as `lua` reads it.
     let chunk = try tree.withState { lua in
-      code.hasPrefix("@")
-        ? try lua.load(file: String(code.dropFirst())) : try lua.load(code, name: "=" + name)
+      guard code.hasPrefix("@") else {
+        return try lua.load(bytes: ArgumentText.bytes(of: code), name: "=" + name)
+      }
+      let path = String(code.dropFirst())
+      let bytes = try LuaState.readFile(
+        atPath: ArgumentText.bytes(of: path), regularFileOnly: true)
+      return try lua.load(script: bytes, name: "@" + ArgumentText.display(path))
     }
     try run(chunk, arguments: [], tree: tree, plugins: plugins)
   }
