@@ -41,6 +41,48 @@ import ViewTree
     #expect(output(".load \(file)") == "42")
   }
 
+  /// What `.tree` and `.alerts` print of a script's text is escaped, as the alert box
+  /// escapes it: a title, a text or an error message cannot set the terminal's title,
+  /// clear the screen or start a line that looks like the host's (found by a hostile
+  /// review: both printed it raw).
+  @Test func commandsShowAScriptsTextEscaped() throws {
+    _ = session.submit(#"ui.root.title = "T\27]0;pwned\7""#)
+    _ = session.submit(#"ui.root:add(ui.text{ id = "x", text = "a\r\n[b] forged" })"#)
+    _ = session.submit(
+      #"ui.root:add(ui.button{ id = "e", on_tap = function() error("\27[2Jboom\n> fake prompt \u{202E}", 0) end }):tap()"#
+    )
+    for command in [".tree", ".alerts"] {
+      let text = output(command)
+      #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(command)")
+      #expect(!text.contains("\u{202E}") && !text.contains("\n>") && !text.contains("\n[b]"))
+    }
+    #expect(output(".tree").contains(#""T\27]0;pwned\7""#))
+    #expect(output(".alerts").contains(#"\27[2Jboom\10> fake prompt \u{202E}"#))
+  }
+
+  /// `.tree` draws at most `treeDepthLimit` levels and `treeLineLimit` lines, and counts
+  /// the views it leaves out: each line repeats its ancestors' indent, so a chain 100,000
+  /// views deep took gigabytes and minutes (a hostile review: 7 GB after 30 s).
+  @Test func treeDrawingIsBounded() throws {
+    _ = session.submit(
+      """
+      local top = ui.group{ id = "g" }
+      for i = 1, 20000 do local p = ui.group{ id = "g" } p:add(top) top = p end
+      ui.root:add(top)
+      local wide = ui.root:add(ui.group{ id = "wide" })
+      for i = 1, 6000 do wide:add(ui.text{ id = "w" }) end
+      """)
+    let lines = output(".tree").split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.count <= ReplSession.treeLineLimit + 2)
+    #expect(lines.allSatisfy { $0.count < 8 * ReplSession.treeDepthLimit + 200 })
+    #expect(
+      lines.contains {
+        $0.hasSuffix("└─ … \(20001 - ReplSession.treeDepthLimit) more views nested deeper")
+      })
+    #expect(
+      lines.last?.hasPrefix("… ") == true && lines.last?.hasSuffix("more views not drawn") == true)
+  }
+
   @Test func resetGivesAFreshStateAndKeepsThePlugins() throws {
     let container = try #require(session.tree.root.find("plugins"))
     let host = PluginHost(container: container, limits: LuaSandbox()) { _ in }

@@ -52,6 +52,35 @@ import Testing
     #expect(repl.stdout.contains("after"), "\(repl.stdout)")
   }
 
+  /// A plugin's timer raises, dismisses and redraws on its own thread while the REPL draws
+  /// alerts after each line and runs `.alerts` and `.tree` (found by a hostile review: the
+  /// alert collector was read with no lock, and `.tree` walked the views with the tree lock
+  /// set aside; release and debug builds crashed in 6 runs of 6, SIGSEGV or SIGILL, within
+  /// a second). Whatever the timing, the session must end normally.
+  @Test func aPluginsAlertsAndViewsChangeWhileTheReplDrawsThem() throws {
+    let plugins = try Luahost.temporaryFolder([
+      "a.lua": """
+      local b = ui.root:add(ui.button{ id = "b", on_tap = function() error("boom") end })
+      local g = ui.root:add(ui.group{ id = "g" })
+      timer.after(0, function()
+        for i = 1, 20000 do
+          b:tap()
+          ui.root:dismiss()
+          local t = g:add(ui.text{ id = "t", text = tostring(i) })
+          g.title = "title " .. i
+          t:remove()
+        end
+      end)
+      """
+    ])
+    defer { try? FileManager.default.removeItem(atPath: plugins) }
+    let lines = Array(repeating: "1\n.alerts\n.tree\n", count: 5000).joined()
+    for _ in 1...2 {
+      let result = try Luahost.run(["-i", "--plugins", plugins], stdin: lines)
+      #expect(result.status == 0, "\(result.stderr.suffix(2000))")
+    }
+  }
+
   @Test func minusECodeMayWait() throws {
     let result = try Luahost.run(["-e", "timer.sleep(0.01) print('waited')"])
     #expect(result.status == 0, "\(result.stderr)")

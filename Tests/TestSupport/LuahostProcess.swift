@@ -103,8 +103,16 @@ public enum Luahost {
     }
     DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
     defer { killer.cancel() }
-    input.fileHandleForWriting.write(Data(stdin.utf8))
-    try input.fileHandleForWriting.close()
+    // Written on another thread too: input larger than a pipe holds would otherwise wait
+    // for the child to read it while the child waits for its full stdout to be read.
+    let inputHandle = input.fileHandleForWriting
+    let written = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      try? inputHandle.write(contentsOf: Data(stdin.utf8))
+      try? inputHandle.close()
+      written.signal()
+    }
+    defer { written.wait() }
     // Read stderr on another thread so a full pipe never blocks the child.
     let errorBox = DataBox()
     let errorHandle = errors.fileHandleForReading

@@ -1,68 +1,122 @@
+import Locks
 import ViewTree
 
 /// Collects alerts as boundaries present them, for the console to draw after each input,
 /// and passes each call on to the presenter the window had before.
-final class AlertCollector: AlertPresenter {
-  /// Alerts that became current and are not drawn yet, with their boundary.
-  var pending: [(alert: Alert, boundary: View)] = []
-  /// The session's latest alerts, as records with their latest count.
-  var history: [Alert] { kept.alerts }
-  /// The alert presented (or, through ``ReplSession/drew(_:boundary:)``, drawn) last. Its
-  /// boundary is held weakly: the window holds this collector as its presenter, so a
-  /// strong reference back would keep both alive for ever.
-  var latest: (alert: Alert, boundary: View)? {
-    get { latestAlert.flatMap { alert in latestBoundary.map { (alert, $0) } } }
-    set {
-      latestAlert = newValue?.alert
-      latestBoundary = newValue?.boundary
+///
+/// Boundaries call a presenter from whichever thread raised the error (a plugin's timer,
+/// say), holding the tree lock; the console reads what was collected from its own thread,
+/// holding no lock (a line may run Lua, which sets the tree lock aside). So everything the
+/// collector keeps is behind its own lock: each call and each read takes it, and none
+/// waits for another lock while holding it (the presenter before it is called after).
+final class AlertCollector: AlertPresenter, Sendable {
+  /// What the collector keeps, guarded by `state`.
+  private struct State {
+    var pending: [(alert: Alert, boundary: View)] = []
+    var latestAlert: Alert?
+    // Held weakly: the window holds this collector as its presenter, so a strong
+    // reference back would keep both alive for ever.
+    weak var latestBoundary: View?
+    var kept = AlertHistory()
+    /// The presenter the window had before the session attached (the app's own).
+    var next: (any AlertPresenter)?
+
+    var latest: (alert: Alert, boundary: View)? {
+      latestAlert.flatMap { alert in latestBoundary.map { (alert, $0) } }
+    }
+
+    mutating func setLatest(_ alert: Alert, _ boundary: View) {
+      latestAlert = alert
+      latestBoundary = boundary
     }
   }
-  private var latestAlert: Alert?
-  private weak var latestBoundary: View?
-  private var kept = AlertHistory()
-  /// The presenter the window had before the session attached (the app's own).
-  private var next: (any AlertPresenter)?
+
+  private let state = LockedValue(State())
+
+  /// Alerts that became current and are not drawn yet, with their boundary, oldest
+  /// first; taking them empties the list.
+  func takePending() -> [(alert: Alert, boundary: View)] {
+    state.withLock { state in
+      defer { state.pending.removeAll() }
+      return state.pending
+    }
+  }
+
+  /// Forgets the alerts not drawn yet.
+  func clearPending() { state.withLock { $0.pending.removeAll() } }
+
+  /// The session's latest alerts, as records with their latest count.
+  var history: [Alert] { state.withLock { $0.kept.alerts } }
+
+  /// The alert presented (or, through ``ReplSession/drew(_:boundary:)``, drawn) last, while
+  /// its boundary is alive.
+  var latest: (alert: Alert, boundary: View)? {
+    get { state.withLock { $0.latest } }
+    set {
+      state.withLock { state in
+        state.latestAlert = newValue?.alert
+        state.latestBoundary = newValue?.boundary
+      }
+    }
+  }
 
   /// Becomes `window`'s presenter, keeping the one it had (once: attaching to the same
   /// window again does not chain the collector to itself).
   func attach(to window: View) {
-    let previous = window.environment.alertPresenter
-    if previous !== self { next = previous }
-    window.environment.alertPresenter = self
+    View.treeLock.withLock {
+      let previous = window.environment.alertPresenter
+      if previous !== self { state.withLock { $0.next = previous } }
+      window.environment.alertPresenter = self
+    }
   }
 
   /// The most alerts waiting to be drawn; past it the oldest go undrawn.
   static let pendingLimit = 1000
 
   func present(_ alert: Alert, boundary: View) {
-    pending.append((alert, boundary))
-    latest = (alert, boundary)
-    if pending.count > Self.pendingLimit { pending.removeFirst() }
-    kept.append(alert)
+    let next = state.withLock { state in
+      state.pending.append((alert, boundary))
+      state.setLatest(alert, boundary)
+      if state.pending.count > Self.pendingLimit { state.pending.removeFirst() }
+      state.kept.append(alert)
+      return state.next
+    }
     next?.present(alert, boundary: boundary)
   }
 
   func countChanged(_ alert: Alert, boundary: View) {
-    if let index = pending.lastIndex(where: {
-      $0.boundary === boundary && $0.alert.isSame(as: alert)
-    }) {
-      pending[index].alert = alert
+    let next = state.withLock { state in
+      if let index = state.pending.lastIndex(where: {
+        $0.boundary === boundary && $0.alert.isSame(as: alert)
+      }) {
+        state.pending[index].alert = alert
+      }
+      if let current = state.latest, current.boundary === boundary,
+        current.alert.isSame(as: alert)
+      {
+        state.setLatest(alert, boundary)
+      }
+      state.kept.update(alert)
+      return state.next
     }
-    if let current = latest, current.boundary === boundary, current.alert.isSame(as: alert) {
-      latest = (alert, boundary)
-    }
-    kept.update(alert)
     next?.countChanged(alert, boundary: boundary)
   }
 
   func dismissed(_ alert: Alert, boundary: View) {
-    // Still drawn (the transcript shows it), but as a record: its error and message stop
-    // costing the host once the boundary let it go.
-    if let index = pending.lastIndex(where: {
-      $0.boundary === boundary && $0.alert.isSame(as: alert)
-    }) {
-      pending[index].alert = alert.record()
+    let next = state.withLock { state in
+      // Still drawn (the transcript shows it), but as a record: its error and message
+      // stop costing the host once the boundary let it go.
+      if let index = state.pending.lastIndex(where: {
+        $0.boundary === boundary && $0.alert.isSame(as: alert)
+      }) {
+        state.pending[index].alert = alert.record()
+      }
+      return state.next
     }
     next?.dismissed(alert, boundary: boundary)
+  }
+
+  func queued(_ alert: Alert, boundary: View) {
+    state.withLock { $0.next }?.queued(alert, boundary: boundary)
   }
 }

@@ -35,7 +35,9 @@ extension ReplSession {
           let (path, alert) = host.withTree { _ in
             (plugin.panel.path, plugin.panel.alert.map { " [alert: \($0.message)]" } ?? "")
           }
+          // Names, versions, paths and messages are the plugins' text: shown escaped.
           return "\(plugin.name) \(plugin.manifest.version ?? "")  \(memory)  \(path)\(alert)"
+            .visibleControls(keepingNewlines: false)
         }.joined(separator: "\n"))
     case ".reload", ".unload":
       guard let host = pluginHost, words.count > 1 else { return .error("usage: \(words[0]) NAME") }
@@ -48,11 +50,17 @@ extension ReplSession {
     case ".alerts":
       if collector.history.isEmpty { return .output("no alerts yet") }
       return .output(
-        collector.history.map { "\($0.title) ×\($0.count)  \($0.message)  [\($0.path)]" }.joined(
-          separator: "\n"))
+        collector.history.map {
+          // A script's text, one line each: escaped, so it cannot drive the terminal or
+          // forge a line of its own.
+          "\($0.title) ×\($0.count)  \($0.message)  [\($0.path)]"
+            .visibleControls(keepingNewlines: false)
+        }.joined(separator: "\n"))
     case ".choose":
       guard let (alert, _) = lastAlert else { return .error("no alert to choose from") }
-      let buttons = alert.actions.enumerated().map { "\($0.offset + 1) \($0.element.label)" }
+      let buttons = alert.actions.enumerated().map {
+        "\($0.offset + 1) \($0.element.label.visibleControls(keepingNewlines: false))"
+      }
       // Compared, never subtracted first: `.choose -9223372036854775808` is a number too.
       guard words.count > 1, let number = Int(words[1].trimmingCharacters(in: " ")),
         number >= 1, number <= alert.actions.count
@@ -101,7 +109,7 @@ extension ReplSession {
         lua.close()
         lua = fresh
         pendingChunk = []
-        collector.pending.removeAll()
+        collector.clearPending()
         return .output("fresh state and app tree")
       } catch {
         return .error("\(error)")
@@ -110,24 +118,65 @@ extension ReplSession {
     }
   }
 
-  /// The tree as lines such as `├─ guard (boundary) "Error" [alert ×2]`.
+  /// The most lines ``drawTree(_:)`` draws; the views past them are counted in one line.
+  public static let treeLineLimit = 5_000
+  /// The deepest nesting ``drawTree(_:)`` indents; the views below it are counted.
+  public static let treeDepthLimit = 64
+
+  /// The tree as lines such as `├─ guard (boundary) "Error" [alert ×2]`, drawn holding
+  /// `View.treeLock` (plugins change their views from their own threads). Ids, titles
+  /// and texts are a script's: control characters are shown escaped, so none can drive the
+  /// terminal or start a line of its own. At most ``treeLineLimit`` lines, and views nested
+  /// deeper than ``treeDepthLimit`` are counted, not drawn: a script's tree can be 100,000
+  /// views deep, and each line repeats its ancestors' indent.
   public static func drawTree(_ root: View) -> String {
-    var lines: [String] = []
-    var stack: [(view: View, prefix: String, isLast: Bool, isRoot: Bool)] = [(root, "", true, true)]
-    while let (view, prefix, isLast, isRoot) = stack.popLast() {
-      var label = "\(view.id) (\(view.kind.luaName))"
-      if let title = view.title { label += " \"\(title)\"" }
-      if let text = view.text { label += " \"\(text)\"" }
-      if let alert = view.alert {
-        label += " [alert: \(alert.title)\(alert.count > 1 ? " ×\(alert.count)" : "")]"
+    View.treeLock.withLock {
+      var lines: [String] = []
+      var stack: [(view: View, prefix: String, isLast: Bool, depth: Int)] = [(root, "", true, 0)]
+      var hidden = 0
+      while let (view, prefix, isLast, depth) = stack.popLast() {
+        guard lines.count < treeLineLimit else {
+          hidden += view.subtreeCount
+          continue
+        }
+        var label = "\(view.id) (\(view.kind.luaName))"
+        if let title = view.title { label += " \"\(title)\"" }
+        if let text = view.text { label += " \"\(text)\"" }
+        if let alert = view.alert {
+          label += " [alert: \(alert.title)\(alert.count > 1 ? " ×\(alert.count)" : "")]"
+        }
+        label = label.visibleControls(keepingNewlines: false)
+        lines.append(depth == 0 ? label : prefix + (isLast ? "└─ " : "├─ ") + label)
+        let children = view.children
+        guard !children.isEmpty else { continue }
+        let childPrefix = depth == 0 ? "" : prefix + (isLast ? "   " : "│  ")
+        guard depth < treeDepthLimit else {
+          let deeper = children.reduce(0) { $0 + $1.subtreeCount }
+          lines.append(
+            childPrefix + "└─ … \(deeper) more view\(deeper == 1 ? "" : "s") nested deeper")
+          continue
+        }
+        for (index, child) in children.enumerated().reversed() {
+          stack.append((child, childPrefix, index == children.count - 1, depth + 1))
+        }
       }
-      lines.append(isRoot ? label : prefix + (isLast ? "└─ " : "├─ ") + label)
-      let childPrefix = isRoot ? "" : prefix + (isLast ? "   " : "│  ")
-      for (index, child) in view.children.enumerated().reversed() {
-        stack.append((child, childPrefix, index == view.children.count - 1, false))
-      }
+      if hidden > 0 { lines.append("… \(hidden) more view\(hidden == 1 ? "" : "s") not drawn") }
+      return lines.joined(separator: "\n")
     }
-    return lines.joined(separator: "\n")
+  }
+}
+
+extension View {
+  /// The view and all its descendants, counted without recursion. Call holding
+  /// `View.treeLock`.
+  fileprivate var subtreeCount: Int {
+    var count = 0
+    var stack = [self]
+    while let view = stack.popLast() {
+      count += 1
+      stack.append(contentsOf: view.children)
+    }
+    return count
   }
 }
 

@@ -168,8 +168,7 @@ public final class ReplSession {
 
   /// Alerts presented since the last call, each with its boundary, oldest first.
   public func takeAlerts() -> [(alert: Alert, boundary: View)] {
-    defer { collector.pending.removeAll() }
-    return collector.pending
+    collector.takePending()
   }
 
   /// Handles one line of input.

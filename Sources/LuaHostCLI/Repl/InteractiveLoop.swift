@@ -117,7 +117,9 @@ package final class InteractiveLoop {
       let alerts = session.takeAlerts()
       if alerts.isEmpty { return }
       for (alert, boundary) in alerts {
-        let latest = boundary.alert.flatMap { $0.isSame(as: alert) ? $0 : nil } ?? alert
+        // The boundary's views change on plugins' threads too: read under the tree lock.
+        let current = View.treeLock.withLock { boundary.alert }
+        let latest = current.flatMap { $0.isSame(as: alert) ? $0 : nil } ?? alert
         session.drew(latest, boundary: boundary)
         guard terminal else {
           StandardStreams.out(AlertFormatter.plain(latest) + "\n")
