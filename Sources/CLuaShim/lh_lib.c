@@ -66,19 +66,22 @@ static int lh_rep(lua_State *L) {
    * its finalizer, so one abandoned by a stop would hold its memory until the collector
    * gets round to finalizers, while a userdata goes at the next (even emergency) cycle. */
   char *start = lua_newuserdatauv(L, total, 0); /* the memory limit refuses a huge one */
-  /* One unit (s, then sep), then the filled part copied onto the rest, doubling: a few
-   * large copies instead of n small ones, each charged and polled. */
+  /* One unit (s, then sep), then the rest copied from the filled part, doubling: a few
+   * large copies instead of n small ones, each charged and polled. The result repeats
+   * with period `unit`, so each byte equals the one `back` bytes before it, for `back` the
+   * largest multiple of unit filled so far: a copy of at most `back` bytes from there
+   * never overlaps itself nor reads a byte not yet written, whatever unit is (a unit over
+   * the 1 MiB poll chunk once rounded the chunk to nothing and copied unwritten bytes). */
   size_t unit = l + lsep;
   memcpy(start, s, l);
   if (lsep > 0 && n > 1) memcpy(start + l, sep, lsep);
   size_t filled = n > 1 ? unit : l;
   lh_steps steps = {L, 0};
   while (filled < total) {
-    size_t chunk = filled < total - filled ? filled : total - filled;
+    size_t back = filled - filled % unit; /* >= unit: filled starts at unit when n > 1 */
+    size_t chunk = back < total - filled ? back : total - filled;
     if (chunk > (1u << 20)) chunk = 1u << 20; /* poll at least every MiB */
-    chunk -= chunk % unit == 0 ? 0 : chunk % unit;
-    if (chunk == 0) chunk = total - filled; /* the last s, without its sep */
-    memcpy(start + filled, start, chunk);
+    memcpy(start + filled, start + filled - back, chunk);
     filled += chunk;
     lh_step(&steps, 1 + (long long)(chunk >> 6));
   }

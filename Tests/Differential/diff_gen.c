@@ -440,7 +440,26 @@ static void gen_match_case(Rng *r, Case *c) {
 
 /* ---- string.rep ---- */
 
+/* A unit (s and sep) around the sandbox's 1 MiB copy chunk, repeated two or three times,
+ * compared whole against the same string joined with `..` (the sandbox's rep once left
+ * everything after the second copy unwritten for a unit over 1 MiB). */
+static void gen_rep_big_unit_case(Rng *r, Case *c) {
+  uint32_t k = ((uint32_t)1 << 19) - 8 + rng_below(r, 16) + rng_below(r, 2) * ((uint32_t)1 << 17);
+  const char *sep = PICK(r, ((const char *const[]){"", ",", "--"}));
+  unsigned n = 2 + rng_below(r, 2);
+  buf_printf(&c->code,
+             "local S = ('ab'):rep(%u) local r = string.rep(S, %u, '%s') local e = S"
+             " for i = 2, %u do e = e .. '%s' .. S end return #r, r == e, r:sub(-8)",
+             k, n, sep, n, sep);
+  c->family = "rep";
+  c->big = 1;
+}
+
 static void gen_rep_case(Rng *r, Case *c, int big_ok) {
+  if (big_ok && rng_chance(r, 4)) {
+    gen_rep_big_unit_case(r, c);
+    return;
+  }
   static const struct { const char *s; size_t n; } strs[] = {
     {"", 0}, {"a", 1}, {"ab", 2}, {"\0", 1}, {"xyz", 3}, {"\377\0", 2},
   }, seps[] = {{"", 0}, {",", 1}, {"--", 2}, {"\0", 1}};
