@@ -74,12 +74,55 @@ import Testing
     #expect(peak < Self.ceiling, "peak RSS \(peak >> 20) MiB")
   }
 
+  /// A list a script hands the host is bounded before its entries are copied: 32 names
+  /// that are one 25 MB string took 1.7 GB (six plugins: 9.3 GB) before the 4 KiB bound
+  /// on a name refused them; and labels (8 actions', a boundary's three) copied the same
+  /// string whole only to cut it to 60 characters (a hostile review).
+  @Test(.enabled(if: !Sanitizers.any, "a sanitizer's own memory counts in resident memory"))
+  func aListIsRefusedBeforeItsEntriesAreCopied() throws {
+    let line = """
+      local s = ('k'):rep(25 << 20) local keys = {} for i = 1, 32 do keys[i] = s end \
+      local actions = {} for i = 1, 8 do actions[i] = {s, print} end \
+      for i = 1, 3 do print(pcall(ui.boundary, {reset_keys = keys})) end \
+      for i = 1, 3 do print(pcall(ui.error, {message = 'm', actions = actions})) end \
+      for i = 1, 3 do ui.boundary{dismiss = s, retry_label = s, reset_label = s} end
+      """
+    let peak = try Luahost.peakMemory(["--memory", "64M"], running: line)
+    #expect(peak < Self.ceiling, "peak RSS \(peak >> 20) MiB")
+  }
+
+  /// What a plugin's `on_unload` hands to its next version is bounded before it is
+  /// copied: a table holding one 8 MB string 200 times (1.6 GB of copies) was copied whole
+  /// before the 16 MiB bound refused it (a hostile review: 6 GB with 20 MB × 300).
+  @Test(.enabled(if: !Sanitizers.any, "a sanitizer's own memory counts in resident memory"))
+  func anOnUnloadValueIsRefusedBeforeItIsCopied() throws {
+    let folder = try Luahost.temporaryFolder([
+      "p.lua": """
+      local s = string.rep('h', 8 << 20) local t = {} for i = 1, 200 do t[i] = s end
+      function on_unload() return t end
+      print('version 1')
+      """
+    ])
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let peak = try Luahost.peakMemory(
+      ["--plugins", folder, "--watch"],
+      steps: [
+        Luahost.Step(expect: "version 1"),
+        Luahost.Step(
+          action: {
+            try Luahost.temporaryFileContents(
+              "print('version 2', ... == nil)", at: folder + "/p.lua")
+          }, expect: "version 2\ttrue"),
+      ])
+    #expect(peak < Self.ceiling, "peak RSS \(peak >> 20) MiB")
+  }
+
   @Test func aResetKeyIsAName() throws {
     let result = try Luahost.run([
       "-e", "print(pcall(ui.boundary, {reset_keys = {('k'):rep(4097)}}))",
     ])
     #expect(
-      result.stdout == "false\treset_keys: a name is at most 4096 bytes\n", "\(result.stdout)")
+      result.stdout == "false\treset_keys: an entry is at most 4096 bytes\n", "\(result.stdout)")
   }
 
   @Test(.enabled(if: !Sanitizers.any, "a sanitizer's own memory counts in resident memory"))

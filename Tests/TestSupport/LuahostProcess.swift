@@ -141,9 +141,37 @@ public enum Luahost {
   public static func peakMemory(
     _ arguments: [String], running line: String, timeout: Double = defaultTimeout
   ) throws -> Int {
+    // `.help` answers without running Lua, so it comes even when the script left no memory.
+    try peakMemory(
+      arguments + ["-i"],
+      steps: [Step(send: line + "\n.help\n", expect: "show the sandbox profile")],
+      timeout: timeout)
+  }
+
+  /// One step of ``peakMemory(_:steps:timeout:)``: run `action`, write `send` to the
+  /// process's stdin, then wait until its stdout shows `expect`.
+  public struct Step {
+    public var action: () throws -> Void
+    public var send: String
+    public var expect: String
+
+    public init(action: @escaping () throws -> Void = {}, send: String = "", expect: String) {
+      self.action = action
+      self.send = send
+      self.expect = expect
+    }
+  }
+
+  /// Runs `luahost` with `arguments` and stdin open, takes `steps` in order, and returns
+  /// the process's peak resident memory in bytes (`VmHWM`) read after the last one, while
+  /// the process is still alive; then closes stdin and waits for it to exit. A step whose
+  /// text never comes ends the wait when the process ends (or is killed at `timeout`).
+  public static func peakMemory(
+    _ arguments: [String], steps: [Step], timeout: Double = defaultTimeout
+  ) throws -> Int {
     let process = Process()
     process.executableURL = executable
-    process.arguments = arguments + ["-i"]
+    process.arguments = arguments
     let input = Pipe()
     let output = Pipe()
     process.standardInput = input
@@ -155,14 +183,15 @@ public enum Luahost {
     }
     DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
     defer { killer.cancel() }
-    // `.help` answers without running Lua, so it comes even when the script left no memory.
-    let marker = "show the sandbox profile"
-    input.fileHandleForWriting.write(Data((line + "\n.help\n").utf8))
-    var tail = Data()  // only the end is searched: the output may be large
-    while !String(decoding: tail, as: UTF8.self).contains(marker) {
-      let chunk = output.fileHandleForReading.availableData
-      if chunk.isEmpty { break }  // the process ended early
-      tail = tail.suffix(256) + chunk
+    for step in steps {
+      try step.action()
+      if !step.send.isEmpty { input.fileHandleForWriting.write(Data(step.send.utf8)) }
+      var tail = Data()  // only the end is searched: the output may be large
+      while !String(decoding: tail, as: UTF8.self).contains(step.expect) {
+        let chunk = output.fileHandleForReading.availableData
+        if chunk.isEmpty { break }  // the process ended early
+        tail = tail.suffix(256) + chunk
+      }
     }
     let status =
       (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8))

@@ -103,6 +103,16 @@ public struct LuaArguments {
     return stack.value(at: index(position))
   }
 
+  /// The length in bytes of the string at `position`, read in place (no byte is copied);
+  /// nil for anything that is not a string, a number included. For bounding what a script
+  /// hands over before copying it: reading a 50 MB string as a ``LuaValue`` copies all of it.
+  public func stringByteCount(at position: Int) -> Int? {
+    guard mayRead(position), lua_type(stack.L, index(position)) == LUA_TSTRING else {
+      return nil
+    }
+    return Int(lua_rawlen(stack.L, index(position)))
+  }
+
   /// The Swift object of type `T` that the userdata at `position` holds, read in place
   /// (no reference to the userdata is made); nil for anything else.
   public func object<T: AnyObject>(at position: Int, as type: T.Type = T.self) -> T? {

@@ -102,6 +102,32 @@ extension LuaArguments {
 }
 
 extension LuaTable {
+  /// Calls `body` with each key/value pair in `next` order, read raw (no metamethods run)
+  /// and in place, as positions 1 (the key) and 2 (the value) of a ``LuaArguments``: no
+  /// array of pairs is built, and nothing is copied until `body` reads it, so a copy can
+  /// check a string's size (``LuaArguments/stringByteCount(at:)``) and stop before it
+  /// copies more than it allows. `body` must not change this table; to stop early, throw.
+  ///
+  /// ```swift
+  /// var bytes = 0
+  /// try table.forEachRawPair { pair in
+  ///   bytes += (pair.stringByteCount(at: 1) ?? 0) + (pair.stringByteCount(at: 2) ?? 0)
+  ///   guard bytes <= 1 << 20 else { throw TooBig() }
+  /// }
+  /// ```
+  /// - Throws: ``LuaError`` if the state is closed, and what `body` throws.
+  public func forEachRawPair(_ body: (LuaArguments) throws -> Void) throws {
+    try forEachPairInPlace(body)
+  }
+
+  /// Calls `body` with each value at 1…n (the raw length, read once), without
+  /// metamethods, in place as position 1 of a ``LuaArguments``: nothing is copied until
+  /// `body` reads it (see ``forEachRawPair(_:)``). `body` must not change this table.
+  /// - Throws: ``LuaError`` if the state is closed, and what `body` throws.
+  public func forEachRawArrayValue(_ body: (LuaArguments) throws -> Void) throws {
+    try forEachArrayValueInPlace(body)
+  }
+
   /// Up to `limit` key/value pairs in `next` order, read raw (no metamethods run), with
   /// string keys and values cut to at most `maxStringLength + 1` bytes, for displays that
   /// must stay bounded however big the table is. `isComplete` is false when pairs were left.

@@ -42,6 +42,26 @@ public struct LuaTable {
     return stack.value(at: -1)
   }
 
+  /// Reads `self[key]` without metamethods, a string cut to its first
+  /// `maxStringBytes + 1` bytes in place (so a longer one shows as longer than the bound):
+  /// for text the host keeps only a piece of, such as a label, where copying a script's
+  /// 50 MB string whole only to cut it would cost the host what the script's limit
+  /// forbids it. Other values are read as ``rawGet(_:)`` reads them.
+  /// - Throws: `usage` on a closed state or a key of another state.
+  public func rawGet(_ key: LuaValue, cuttingStringsAfter maxStringBytes: Int) throws -> LuaValue {
+    let stack = try reference.pushed()
+    defer { stack.pop() }
+    try stack.push(key)
+    defer { stack.pop() }
+    guard lua_rawget(stack.L, -2) == LUA_TSTRING else { return stack.value(at: -1) }
+    var length = 0
+    let bytes = lua_tolstring(stack.L, -1, &length)!
+    let kept = min(length, max(maxStringBytes, 0) + 1)
+    return .string(
+      LuaString(bytes: UnsafeRawBufferPointer(start: bytes, count: kept).bindMemory(to: UInt8.self))
+    )
+  }
+
   /// Writes `self[key] = value` without metamethods.
   /// - Throws: `usage` for a `nil` or NaN key, a closed state or a value of another state.
   public func rawSet(_ key: LuaValue, _ value: LuaValue) throws {

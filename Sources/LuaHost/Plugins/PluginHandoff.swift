@@ -25,11 +25,28 @@ enum PluginHandoff: Sendable {
     let description: String
   }
 
-  /// Copies `value` (read without metamethods).
+  /// Copies `value` (read without metamethods). A bound is checked before what passes it
+  /// is copied: a string's length is read in place first, and a table is walked in place,
+  /// so a refused value costs the host no more than the bounds (a table holding one 20 MB
+  /// string a thousand times was copied whole, 20 GB, before the byte bound refused it).
   /// - Throws: ``Refused`` for a value that is not plain data or passes a bound.
   init(copying value: LuaValue) throws {
     var budget = (values: Self.maxValues, bytes: Self.maxBytes)
     self = try Self.copy(value, depth: 0, budget: &budget)
+  }
+
+  private static let tooManyBytes = Refused(
+    description: "on_unload's value has more than \(maxBytes) bytes of strings")
+
+  /// Copies the key or value at `position` of a pair read in place; a string that would
+  /// pass the byte bound is refused before its bytes are copied.
+  private static func copy(
+    _ pair: LuaArguments, at position: Int, depth: Int, budget: inout (values: Int, bytes: Int)
+  ) throws -> PluginHandoff {
+    if let length = pair.stringByteCount(at: position), length > budget.bytes {
+      throw tooManyBytes
+    }
+    return try copy(pair[position], depth: depth, budget: &budget)
   }
 
   private static func copy(
@@ -46,9 +63,7 @@ enum PluginHandoff: Sendable {
     case .number(let number): return .number(number)
     case .string(let string):
       budget.bytes -= string.bytes.count
-      guard budget.bytes >= 0 else {
-        throw Refused(description: "on_unload's value has more than \(maxBytes) bytes of strings")
-      }
+      guard budget.bytes >= 0 else { throw tooManyBytes }
       return .string(Array(string.bytes))
     case .table(let table):
       guard depth < maxDepth else {
@@ -56,9 +71,9 @@ enum PluginHandoff: Sendable {
           description: "on_unload's value nests more than \(maxDepth) tables (or has a cycle)")
       }
       var pairs: [(key: PluginHandoff, value: PluginHandoff)] = []
-      for (key, item) in try table.pairs() {
-        let copiedKey = try copy(key, depth: depth + 1, budget: &budget)
-        pairs.append((copiedKey, try copy(item, depth: depth + 1, budget: &budget)))
+      try table.forEachRawPair { pair in
+        let copiedKey = try copy(pair, at: 1, depth: depth + 1, budget: &budget)
+        pairs.append((copiedKey, try copy(pair, at: 2, depth: depth + 1, budget: &budget)))
       }
       return .table(pairs)
     default:

@@ -103,6 +103,10 @@ extension ScriptedTree {
       message: value.message)
   }
 
+  /// The most bytes of an action's label read from Lua: far more than the
+  /// `AlertAction.labelLimit` characters a label keeps.
+  static let labelBytesRead = 4096
+
   /// A list of `{ label, function }` pairs (at most ``AlertAction/limit``), labels clipped:
   /// the actions of a `ui.error` and those `on_error` offers. `what` names the caller.
   static func actionPairs(_ list: LuaTable, _ what: String) throws
@@ -112,7 +116,9 @@ extension ScriptedTree {
       guard case .table(let pair) = entry, case .function(let function) = try pair.get(2) else {
         throw LuaError(kind: .runtime, message: "\(what): each action is { label, function }")
       }
-      return (AlertAction.clip(try String(luaValue: pair.get(1))), function)
+      // Only the label's start is ever shown: read cut (raw), not copied whole first.
+      let label = try pair.rawGet(.integer(1), cuttingStringsAfter: Self.labelBytesRead)
+      return (AlertAction.clip(try String(luaValue: label)), function)
     }
   }
 

@@ -111,24 +111,16 @@ extension ScriptedTree {
   func boundaryConfiguration(from spec: ComponentSpec) throws -> BoundaryConfiguration {
     var configuration = BoundaryConfiguration()
     if let title = try spec.get("title", as: String.self) { configuration.title = title }
-    if let dismiss = try spec.get("dismiss", as: String.self) {
-      configuration.dismissLabel = AlertAction.clip(dismiss)
-    }
+    if let label = try spec.label("dismiss") { configuration.dismissLabel = label }
     configuration.offersRetry = try spec.get("retry", as: Bool.self) ?? false
-    if let label = try spec.get("retry_label", as: String.self) {
-      configuration.retryLabel = AlertAction.clip(label)
-    }
-    if let label = try spec.get("reset_label", as: String.self) {
-      configuration.resetLabel = AlertAction.clip(label)
-    }
+    if let label = try spec.label("retry_label") { configuration.retryLabel = label }
+    if let label = try spec.label("reset_label") { configuration.resetLabel = label }
     if case .table(let keys) = try spec["reset_keys"] {
-      let names = try Self.list(keys, atMost: 32, "reset_keys").map { try String(luaValue: $0) }
       // Names, not data: a `Set` hashes its strings by Unicode's rules, about 70 ns a
       // character for text that is not in NFC (32 names of 1M characters took 2.3 s).
-      guard names.allSatisfy({ $0.utf8.count <= Self.resetKeyLimit }) else {
-        throw LuaError(
-          kind: .runtime, message: "reset_keys: a name is at most \(Self.resetKeyLimit) bytes")
-      }
+      let names = try Self.list(
+        keys, atMost: 32, "reset_keys", maxStringBytes: Self.resetKeyLimit
+      ).map { try String(luaValue: $0) }
       configuration.resetKeys = Set(names)
     }
     return configuration
@@ -159,13 +151,25 @@ extension ScriptedTree {
 extension ScriptedTree {
   /// The entries of a Lua list, refused before any is copied into Swift when there are
   /// more than `limit` (one long string listed a million times must not become a million
-  /// Swift copies).
-  static func list(_ table: LuaTable, atMost limit: Int, _ what: String) throws -> [LuaValue] {
+  /// Swift copies), or when a string entry is longer than `maxStringBytes` (32 copies of a
+  /// 25 MB string took six plugins to 9 GB before a 4 KB bound refused them).
+  static func list(
+    _ table: LuaTable, atMost limit: Int, _ what: String, maxStringBytes: Int = .max
+  ) throws -> [LuaValue] {
     let count = try table.rawLength()
     guard count <= limit else {
       throw LuaError(kind: .runtime, message: "\(what): at most \(limit) entries, got \(count)")
     }
-    return try table.array()
+    var entries: [LuaValue] = []
+    entries.reserveCapacity(count)
+    try table.forEachRawArrayValue { entry in
+      if let length = entry.stringByteCount(at: 1), length > maxStringBytes {
+        throw LuaError(
+          kind: .runtime, message: "\(what): an entry is at most \(maxStringBytes) bytes")
+      }
+      entries.append(entry[1])
+    }
+    return entries
   }
 }
 
