@@ -137,6 +137,26 @@ static void lh_warn_gc_error(lua_State *L) {
   lua_warning(L, ")", 0);
 }
 
+/* Pushes the error stock Lua raises for a __gc at idx that cannot be called, which
+ * names the metamethod, since the collector calls it: "attempt to call a boolean value
+ * (metamethod '__gc')"; a plain call of it would not say so. Returns 0, pushing nothing,
+ * for a value that can be called. [-0, +(0|1)] */
+static int lh_gc_not_callable(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  if (lua_isfunction(L, idx)) return 0;
+  if (luaL_getmetafield(L, idx, "__call") != LUA_TNIL) {
+    lua_pop(L, 1);
+    return 0;
+  }
+  /* named as Lua names a value in its errors: by a string __name, else by its type */
+  int named = luaL_getmetafield(L, idx, "__name") != LUA_TNIL; /* pushed only if found */
+  const char *type = named && lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
+                                                             : luaL_typename(L, idx);
+  lua_pushfstring(L, "attempt to call a %s value (metamethod '__gc')", type);
+  if (named) lua_remove(L, -2);
+  return 1;
+}
+
 /* Replaces the queue with its entries from `first` on. [-0, +0] */
 static void lh_requeue_from(lua_State *L, int queue, lua_Integer first) {
   lua_createtable(L, 0, 0);
@@ -163,7 +183,10 @@ int lh_drain_finalizers(lua_State *L) {
       if (lua_rawget(L, -2) != LUA_TNIL) { /* as Lua reads it: raw, when finalizing */
         lua_pushvalue(L, object);
         unsigned signals = S->signals_taken;
-        if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+        if (lh_gc_not_callable(L, -2)) {
+          lh_warn_gc_error(L);
+          lua_settop(L, object);
+        } else if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
           /* A stop, or a Ctrl-C taken inside the finalizer (its "interrupted!" is a plain
            * string), ends the drain and goes on to the code that was interrupted. */
           if (lh_stop_reason(L, -1) != LH_STOP_NONE || S->signals_taken != signals) {

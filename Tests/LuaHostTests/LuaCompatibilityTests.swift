@@ -140,6 +140,25 @@ import Testing
     #expect(depth > 190, "\(trusted.stdout)")
   }
 
+  /// A `__gc` that cannot be called warns as the collector does in `lua`, naming the
+  /// metamethod: the sandbox runs finalizers later as plain calls, whose message did not
+  /// (a fidelity hunt). Sandboxed and trusted alike.
+  @Test func aFinalizerThatCannotBeCalledWarnsAsLuaWarns() throws {
+    let code = """
+      warn('@on')
+      setmetatable({}, {__gc = true})
+      setmetatable({}, {__gc = setmetatable({}, {__name = 'Thing'})})
+      setmetatable({}, {__gc = setmetatable({}, {__call = function() warn('called') end})})
+      collectgarbage()
+      """
+    let (status, expected) = try Self.stock(["-e", code])
+    #expect(expected.contains("(metamethod '__gc')"), "\(expected)")
+    for trust in [[], ["--trusted"]] {
+      let ours = try Luahost.run(trust + ["-e", code])
+      #expect(ours.status == status && ours.stderr == expected, "\(trust): \(ours.stderr)")
+    }
+  }
+
   /// `os.exit(code, true)` closes the state as `lua`'s does: the script's pending `<close>`
   /// variables first (the script runs in a coroutine here, whose variables `lua_close`
   /// skips), then its finalizers (the sandbox's deferred ones too); without `true`,
