@@ -189,27 +189,31 @@ static int lh_getinfo(lua_State *L) {
   const char *options = luaL_optstring(L, arg + 2, "lnSrtu"); /* stock's "flnSrtu" less f */
   if (strchr(options, 'f') != NULL)
     return luaL_argerror(L, arg + 2, "option 'f' is not allowed in the sandbox");
-  /* checked here, before lua_getinfo, which may push onto the other thread and then fail */
-  if (options[strspn(options, "SlnrtuL")] != '\0')
-    return luaL_argerror(L, arg + 2, "invalid option");
+  luaL_argcheck(L, options[0] != '>', arg + 2, "invalid option '>'"); /* as stock, first */
   luaL_checkstack(L, 3, "not enough stack");
   if (L1 != L && !lua_checkstack(L1, 2)) return luaL_error(L, "stack overflow");
   lua_Debug ar;
-  char what[16];
-  if (lua_isfunction(L, arg + 1)) {
-    if (strlen(options) > sizeof what - 2) return luaL_argerror(L, arg + 2, "invalid option");
-    what[0] = '>';
-    strcpy(what + 1, options);
-    lua_pushvalue(L, arg + 1);
-    lua_xmove(L, L1, 1);
-  } else {
+  int function = lua_isfunction(L, arg + 1);
+  if (!function) {
     lua_Integer level = luaL_checkinteger(L, arg + 1);
     if (level < 0 || level > INT_MAX || !lh_getstack(L1, (int)level, &ar)) {
-      luaL_pushfail(L);
+      luaL_pushfail(L); /* a level out of range fails before the options are read, as stock */
       return 1;
     }
-    if (strlen(options) > sizeof what - 1) return luaL_argerror(L, arg + 2, "invalid option");
-    strcpy(what, options);
+  }
+  /* Checked before lua_getinfo, which may push onto the other thread and then fail. Each
+   * letter once (stock takes any number of repeats): they fit `what` whatever the length. */
+  if (options[strspn(options, "SlnrtuL")] != '\0')
+    return luaL_argerror(L, arg + 2, "invalid option");
+  char what[16];
+  size_t n = 0;
+  if (function) what[n++] = '>';
+  for (const char *letter = "SlnrtuL"; *letter != '\0'; letter++)
+    if (strchr(options, *letter) != NULL) what[n++] = *letter;
+  what[n] = '\0';
+  if (function) {
+    lua_pushvalue(L, arg + 1);
+    lua_xmove(L, L1, 1);
   }
   if (!lua_getinfo(L1, what, &ar)) return luaL_argerror(L, arg + 2, "invalid option");
   int lines = strchr(options, 'L') != NULL;

@@ -20,3 +20,11 @@ print(template())
 print("nil env", pcall(load("return x", "=noenv", "t", nil)))
 print("binary refused", load("return 1", "=t", "b"))
 print("xpcall needs a handler", pcall(xpcall, print, nil))
+-- getinfo's options as liblua checks them: a leading '>' first, a level out of range
+-- before the letters, any number of repeated letters
+print("getinfo >", pcall(debug.getinfo, 1, ">S"))
+print("getinfo > of a function", pcall(debug.getinfo, print, ">S"))
+print("getinfo bad letter", pcall(debug.getinfo, 1, "Sq"))
+print("getinfo bad letter, no level", pcall(debug.getinfo, 50, "Sq"))
+print("getinfo repeats", debug.getinfo(1, string.rep("Sl", 30)).currentline)
+print("getinfo empty", next(debug.getinfo(1, "")))
