@@ -235,6 +235,8 @@ void lh_setbasefuncs(lua_State *L, int G, int writer, int package, int reader) {
   G = lua_absindex(L, G);
   lua_pushcfunction(L, lh_xpcall);
   lua_setfield(L, G, "xpcall");
+  lua_pushcfunction(L, lh_error); /* counts levels past xpcall's handler wrapper */
+  lua_setfield(L, G, "error");
   lua_pushliteral(L, "__gc");
   lua_pushnil(L);
   lua_pushnil(L);

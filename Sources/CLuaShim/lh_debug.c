@@ -115,6 +115,26 @@ static int lh_getstack(lua_State *L1, int level, lua_Debug *ar) {
   return real >= 0 && lua_getstack(L1, real, ar);
 }
 
+/* error(message [, level]), as liblua's, with levels counted as the script sees them
+ * (lh_getstack): in a handler given to the sandbox's xpcall, error(msg, 2) names the
+ * function that failed, as in stock Lua, not the handler's wrapper (which has no line,
+ * so the message had no position). */
+int lh_error(lua_State *L) {
+  lua_Integer level = luaL_optinteger(L, 2, 1);
+  lua_settop(L, 1);
+  if (lua_type(L, 1) == LUA_TSTRING && level > 0) {
+    lua_Debug ar;
+    if (level <= INT_MAX && lh_getstack(L, (int)level, &ar)) {
+      lua_getinfo(L, "Sl", &ar);
+      if (ar.currentline > 0) { /* as luaL_where */
+        lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.currentline);
+        lua_pushvalue(L, 1);
+        lua_concat(L, 2);
+      }
+    }
+  }
+  return lua_error(L);
+}
 
 /* debug.traceback([thread,] [message [, level]]), formatted as luaL_traceback does. */
 static int lh_traceback(lua_State *L) {

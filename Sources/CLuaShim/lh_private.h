@@ -16,6 +16,8 @@ int lh_hostfunction(lua_State *L, int idx);
 /* os.exit, closing the running thread's to-be-closed variables and the deferred finalizers
  * too when asked to close (lh_lib.c). */
 int lh_os_exit(lua_State *L);
+/* error, counting levels past the sandbox's xpcall handler wrapper (lh_debug.c). */
+int lh_error(lua_State *L);
 
 /// Marks a task-driven coroutine, where async functions may be called (lh_async.c).
 void lh_markdriven(lua_State *L);

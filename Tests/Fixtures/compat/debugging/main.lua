@@ -28,3 +28,9 @@ print("getinfo bad letter", pcall(debug.getinfo, 1, "Sq"))
 print("getinfo bad letter, no level", pcall(debug.getinfo, 50, "Sq"))
 print("getinfo repeats", debug.getinfo(1, string.rep("Sl", 30)).currentline)
 print("getinfo empty", next(debug.getinfo(1, "")))
+-- error levels inside an xpcall handler count from the handler, as in stock Lua
+print(xpcall(function() local t = nil; return t.x end,
+             function(m) return select(2, pcall(error, "where?", 3)) end))
+print(xpcall(function() error("inner") end, function(m) error("from handler", 2) end))
+print(pcall(error, "level 1"), pcall(error, "level 2", 2), pcall(error, "none", 0))
+print(pcall(error, "huge level", math.maxinteger), type(select(2, pcall(error, {}, 2))))
