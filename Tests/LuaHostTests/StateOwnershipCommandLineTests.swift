@@ -139,6 +139,21 @@ import Testing
     }
   }
 
+  /// One plugin's looping finalizers do not use up another's time at exit: each plugin
+  /// gets a share of what is left (a hostile review: the first plugin's loop took the whole
+  /// second, and b's finalizer never ran).
+  @Test func aPluginsLoopingFinalizerLeavesTheOthersTheirTurn() throws {
+    let folder = try Luahost.temporaryFolder([
+      "plugins/a.lua": "keep = setmetatable({}, {__gc = function() while true do end end})",
+      "plugins/b.lua": "keep = setmetatable({}, {__gc = function() print('b finalized') end})",
+      "main.lua": "print('main done')",
+    ])
+    let result = try Luahost.run(["--plugins", "plugins", "main.lua"], directory: folder)
+    #expect(result.stdout.contains("b finalized"), "\(result.stdout) \(result.stderr)")
+    #expect(result.stderr.contains("plugin a's finalizers were stopped at exit"))
+    #expect(!result.stderr.contains("plugin b's finalizers were stopped"), "\(result.stderr)")
+  }
+
   /// Each timer's callback used to get a fresh deadline of its own: twenty looping timers
   /// under `--timeout 1s` ran for 20 s. Now the first loops until the end of the run, and
   /// none starts after it.

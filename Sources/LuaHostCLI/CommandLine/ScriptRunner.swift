@@ -117,7 +117,7 @@ package struct ScriptRunner {
     let started = ContinuousClock.now
     // The finalizers at exit (the sandbox runs every `__gc` left, as lua_close does) run
     // under what is left of --timeout, or else the script's under its own deadline and
-    // the plugins' under one second for all of them.
+    // the plugins' under one second for all of them, each taking its share in turn.
     let runEnd = options.limits.timeout.map { started + $0 }
     func closeBudget(_ standard: Duration?) -> Duration? {
       runEnd.map { max(.zero, $0 - ContinuousClock.now) } ?? standard
@@ -190,9 +190,14 @@ package struct ScriptRunner {
       while pluginHost?.hasPendingWork == true, ContinuousClock.now < end {
         usleep(1000)
       }
-      for plugin in pluginHost?.plugins ?? [] {
+      let plugins = pluginHost?.plugins ?? []
+      for (index, plugin) in plugins.enumerated() {
         let state = plugin.run { $0 }
-        state?.finalizerTimeoutAtClose = max(.zero, end - ContinuousClock.now)
+        // A fair share of what is left: one plugin's looping finalizers cannot use up the
+        // others' time (the first took all of it, and the rest ran none of theirs), and
+        // what a plugin leaves unused goes to those after it.
+        let left = max(.zero, end - ContinuousClock.now)
+        state?.finalizerTimeoutAtClose = left / (plugins.count - index)
         try? pluginHost?.unload(plugin.name)
         if state?.finalizersWereStoppedAtClose == true {
           closing.stopped("plugin \(plugin.name)'s", report: report)
