@@ -285,6 +285,11 @@ import Testing
     #expect(prompts.stdout.hasSuffix("P1:x = {\nP2:}\nP1:=1+1\n2\nP1:\n"))
     let noPrint = try Luahost.run(["--trusted", "-e", "print=nil", "-i"], stdin: "10\n")
     #expect(noPrint.stderr.contains("error calling 'print' (attempt to call a nil value)"))
+    // As lua.c: a chunk is tried as an expression on its first line only; continued, it
+    // is statements (evaluated whole as an expression, this printed 2).
+    let continued = try Luahost.run(["--trusted", "-i"], stdin: "--[[ note\n]] 1 + 1\n")
+    #expect(continued.stderr == "stdin:2: unexpected symbol near '1'\n", "\(continued.stderr)")
+    #expect(!continued.stdout.contains("2\n"))
     // Sandboxed, the REPL keeps its own pretty printing and prompts.
     let sandboxed = try Luahost.run(["-e", "_PROMPT='P1:'", "-i"], stdin: "'s'\n")
     #expect(sandboxed.stdout.contains("> \"s\""))

@@ -193,7 +193,9 @@ public final class ReplSession {
       return reply
     }
     let chunk = pendingChunk.isEmpty ? line : pendingChunk + [UInt8(ascii: "\n")] + line
-    switch evaluate(chunk) {
+    // `lua -i` tries a chunk as an expression on its first line only: continued, it is
+    // statements (`--[[ note` then `]] 1 + 1` is a syntax error there, not 2).
+    switch evaluate(chunk, asExpression: pendingChunk.isEmpty || !isLuaCompatible) {
     case .incomplete:
       pendingChunk = chunk
       return .incomplete
@@ -223,13 +225,16 @@ public final class ReplSession {
     }
   }
 
-  /// Evaluates a whole chunk: first as `return <chunk>`, then as statements.
-  /// A chunk starting with `=` is `return` and the rest, as in `lua` (Lua 5.2 style).
-  func evaluate(_ chunk: [UInt8]) -> Reply {
+  /// Evaluates a whole chunk: first as `return <chunk>` (unless not `asExpression`), then
+  /// as statements. A chunk starting with `=` is `return` and the rest, as in `lua` (Lua
+  /// 5.2 style).
+  func evaluate(_ chunk: [UInt8], asExpression: Bool = true) -> Reply {
     var chunk = chunk
     if chunk.first == UInt8(ascii: "=") { chunk = Array("return ".utf8) + chunk.dropFirst() }
     let function: LuaFunction
-    if let expression = try? lua.load(bytes: Array("return ".utf8) + chunk, name: "=stdin") {
+    if asExpression,
+      let expression = try? lua.load(bytes: Array("return ".utf8) + chunk, name: "=stdin")
+    {
       function = expression
     } else {
       do {
