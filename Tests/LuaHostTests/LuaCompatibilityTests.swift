@@ -58,12 +58,19 @@ import Testing
   }
 
   /// Runs the stock `lua5.4` with `arguments`: its exit status and stderr.
-  static func stock(_ arguments: [String]) throws -> (Int32, String) {
+  static func stock(_ arguments: [String], stdin: String? = nil) throws -> (Int32, String) {
     let stock = Process()
     stock.executableURL = URL(fileURLWithPath: "/usr/bin/lua5.4")
     stock.arguments = arguments
     let errors = Pipe()
     stock.standardError = errors
+    stock.standardOutput = FileHandle.nullDevice
+    if let stdin {
+      let input = Pipe()
+      stock.standardInput = input
+      try input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
+      try input.fileHandleForWriting.close()
+    }
     try stock.run()
     let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     stock.waitUntilExit()
@@ -290,6 +297,11 @@ import Testing
     let continued = try Luahost.run(["--trusted", "-i"], stdin: "--[[ note\n]] 1 + 1\n")
     #expect(continued.stderr == "stdin:2: unexpected symbol near '1'\n", "\(continued.stderr)")
     #expect(!continued.stdout.contains("2\n"))
+    // A line's error is reported as lua -i reports it, its traceback to the end.
+    let failing = "error('e')\nerror({})\n"
+    let (_, stockErrors) = try Self.stock(["-i"], stdin: failing)
+    let oursFailing = try Luahost.run(["--trusted", "-i"], stdin: failing)
+    #expect(oursFailing.stderr == stockErrors, "\(oursFailing.stderr)")
     // Sandboxed, the REPL keeps its own pretty printing and prompts.
     let sandboxed = try Luahost.run(["-e", "_PROMPT='P1:'", "-i"], stdin: "'s'\n")
     #expect(sandboxed.stdout.contains("> \"s\""))

@@ -247,7 +247,9 @@ public final class ReplSession {
       }
     }
     do {
-      let (coroutine, progress) = try tree.start(function, arguments: [])
+      // As a main chunk: below a C function, as `lua -i` runs a line, so an error's
+      // traceback ends with `[C]: in ?` as stock's does.
+      let (coroutine, progress) = try tree.start(function, arguments: [], asMainChunk: true)
       guard case .finished(let results) = progress else {
         return .waiting(Evaluation(coroutine: coroutine, session: self))
       }
