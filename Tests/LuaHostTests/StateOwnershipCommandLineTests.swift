@@ -83,6 +83,33 @@ import Testing
     }
   }
 
+  /// `.reset` while a plugin raises alerts on its own thread: the REPL hung for good (a
+  /// hostile review, 8 runs of 8). The collector had a lock of its own, and dropping a
+  /// kept boundary inside it ran `View.deinit`, which waits for the tree lock, while the
+  /// plugin's thread held the tree lock and waited for the collector's.
+  @Test func resetWhileAPluginRaisesAlertsEnds() throws {
+    let plugins = try Luahost.temporaryFolder([
+      "p.lua": """
+      local n = 0
+      local function tick()
+        n = n + 1
+        local b = ui.root:add(ui.boundary{ id = "b" .. n })
+        b:add(ui.button{ id = "x" .. n, on_tap = function() error("e" .. n, 0) end }):tap()
+        b:remove()
+        timer.after(0, tick)
+      end
+      timer.after(0, tick)
+      """
+    ])
+    defer { try? FileManager.default.removeItem(atPath: plugins) }
+    let result = try Luahost.run(
+      ["-i", "--plugins", plugins],
+      // Each reset after a short wait, so that the plugin's ticks run between them.
+      stdin: String(repeating: "timer.sleep(0.005)\n.reset\n", count: 200))
+    #expect(result.status == 0, "\(result.stderr.suffix(500))")
+    #expect(result.stdout.components(separatedBy: "fresh state and app tree").count == 201)
+  }
+
   @Test func minusECodeMayWait() throws {
     let result = try Luahost.run(["-e", "timer.sleep(0.01) print('waited')"])
     #expect(result.status == 0, "\(result.stderr)")

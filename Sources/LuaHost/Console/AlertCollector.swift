@@ -1,16 +1,19 @@
-import Locks
 import ViewTree
 
 /// Collects alerts as boundaries present them, for the console to draw after each input,
 /// and passes each call on to the presenter the window had before.
 ///
 /// Boundaries call a presenter from whichever thread raised the error (a plugin's timer,
-/// say), holding the tree lock; the console reads what was collected from its own thread,
-/// holding no lock (a line may run Lua, which sets the tree lock aside). So everything the
-/// collector keeps is behind its own lock: each call and each read takes it, and none
-/// waits for another lock while holding it (the presenter before it is called after).
-final class AlertCollector: AlertPresenter, Sendable {
-  /// What the collector keeps, guarded by `state`.
+/// say), holding ``View/treeLock``; the console reads what was collected from its own
+/// thread. So everything the collector keeps is guarded by that same lock: its callers
+/// hold it already, and each read takes it. A lock of its own deadlocked: dropping a kept
+/// boundary inside it ran `View.deinit`, which takes the tree lock, while a plugin's thread
+/// held the tree lock and waited for the collector's.
+final class AlertCollector: AlertPresenter, @unchecked Sendable {
+  // `@unchecked Sendable`: `state` is touched only holding `View.treeLock` (`guarded`).
+  private var state = State()
+
+  /// What the collector keeps.
   private struct State {
     var pending: [(alert: Alert, boundary: View)] = []
     var latestAlert: Alert?
@@ -31,29 +34,34 @@ final class AlertCollector: AlertPresenter, Sendable {
     }
   }
 
-  private let state = LockedValue(State())
+  /// Runs `body` with the state, holding the tree lock (reentrant: presenters' callers
+  /// hold it already).
+  private func guarded<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    try View.treeLock.withLock { try body(&state) }
+  }
 
   /// Alerts that became current and are not drawn yet, with their boundary, oldest
   /// first; taking them empties the list.
   func takePending() -> [(alert: Alert, boundary: View)] {
-    state.withLock { state in
-      defer { state.pending.removeAll() }
-      return state.pending
+    guarded { state in
+      var taken: [(alert: Alert, boundary: View)] = []
+      swap(&taken, &state.pending)
+      return taken
     }
   }
 
   /// Forgets the alerts not drawn yet.
-  func clearPending() { state.withLock { $0.pending.removeAll() } }
+  func clearPending() { _ = takePending() }
 
   /// The session's latest alerts, as records with their latest count.
-  var history: [Alert] { state.withLock { $0.kept.alerts } }
+  var history: [Alert] { guarded { $0.kept.alerts } }
 
   /// The alert presented (or, through ``ReplSession/drew(_:boundary:)``, drawn) last, while
   /// its boundary is alive.
   var latest: (alert: Alert, boundary: View)? {
-    get { state.withLock { $0.latest } }
+    get { guarded { $0.latest } }
     set {
-      state.withLock { state in
+      guarded { state in
         state.latestAlert = newValue?.alert
         state.latestBoundary = newValue?.boundary
       }
@@ -63,9 +71,9 @@ final class AlertCollector: AlertPresenter, Sendable {
   /// Becomes `window`'s presenter, keeping the one it had (once: attaching to the same
   /// window again does not chain the collector to itself).
   func attach(to window: View) {
-    View.treeLock.withLock {
+    guarded { state in
       let previous = window.environment.alertPresenter
-      if previous !== self { state.withLock { $0.next = previous } }
+      if previous !== self { state.next = previous }
       window.environment.alertPresenter = self
     }
   }
@@ -74,7 +82,7 @@ final class AlertCollector: AlertPresenter, Sendable {
   static let pendingLimit = 1000
 
   func present(_ alert: Alert, boundary: View) {
-    let next = state.withLock { state in
+    let next = guarded { state in
       state.pending.append((alert, boundary))
       state.setLatest(alert, boundary)
       if state.pending.count > Self.pendingLimit { state.pending.removeFirst() }
@@ -85,7 +93,7 @@ final class AlertCollector: AlertPresenter, Sendable {
   }
 
   func countChanged(_ alert: Alert, boundary: View) {
-    let next = state.withLock { state in
+    let next = guarded { state in
       if let index = state.pending.lastIndex(where: {
         $0.boundary === boundary && $0.alert.isSame(as: alert)
       }) {
@@ -103,7 +111,7 @@ final class AlertCollector: AlertPresenter, Sendable {
   }
 
   func dismissed(_ alert: Alert, boundary: View) {
-    let next = state.withLock { state in
+    let next = guarded { state in
       // Still drawn (the transcript shows it), but as a record: its error and message
       // stop costing the host once the boundary let it go.
       if let index = state.pending.lastIndex(where: {
@@ -117,6 +125,6 @@ final class AlertCollector: AlertPresenter, Sendable {
   }
 
   func queued(_ alert: Alert, boundary: View) {
-    state.withLock { $0.next }?.queued(alert, boundary: boundary)
+    guarded { $0.next }?.queued(alert, boundary: boundary)
   }
 }

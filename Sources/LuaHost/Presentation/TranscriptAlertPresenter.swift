@@ -10,13 +10,18 @@ public final class TranscriptAlertPresenter: AlertPresenter {
   /// record (`Alert.record(messageLimit:)`) with the count it last had, oldest first. A
   /// record holds no error and a cut message: a script that raises alerts in a loop does
   /// not grow the host.
-  public var history: [Alert] { kept.alerts }
-  private var kept = AlertHistory()
+  public var history: [Alert] { View.treeLock.withLock { kept.alerts } }
 
   /// The most alerts ``history`` keeps.
   public static let historyLimit = AlertHistory.limit
   /// Whether an alert reached the root default handler.
-  public private(set) var sawUnhandled = false
+  public var sawUnhandled: Bool { View.treeLock.withLock { unhandled } }
+
+  // Guarded by `View.treeLock`: boundaries call the presenter from whichever thread raised
+  // the error (a plugin's timer), holding it, while the run reads ``sawUnhandled`` and
+  // ``history`` from its own thread, where plugins may still be running.
+  private var kept = AlertHistory()
+  private var unhandled = false
 
   /// Creates a presenter writing through `write`.
   public init(boxed: Bool = false, write: @escaping (String) -> Void) {
@@ -26,8 +31,10 @@ public final class TranscriptAlertPresenter: AlertPresenter {
 
   /// Prints an alert that just became current.
   public func present(_ alert: Alert, boundary: View) {
-    kept.append(alert)
-    if alert.isUnhandled { sawUnhandled = true }
+    View.treeLock.withLock {  // held by the caller already, unless a test calls directly
+      kept.append(alert)
+      if alert.isUnhandled { unhandled = true }
+    }
     write((boxed ? AlertFormatter.box(alert) : AlertFormatter.plain(alert)) + "\n")
   }
 
@@ -39,7 +46,10 @@ public final class TranscriptAlertPresenter: AlertPresenter {
 
   /// Prints that a pending alert repeated.
   public func countChanged(_ alert: Alert, boundary: View) {
-    kept.update(alert)
-    write("alert repeated: \(alert.title) ×\(alert.count) [\(alert.path)]\n")
+    View.treeLock.withLock { kept.update(alert) }
+    // The title and path are a script's text: escaped, as the alert itself is.
+    write(
+      "alert repeated: \(alert.title) ×\(alert.count) [\(alert.path)]"
+        .visibleControls(keepingNewlines: false) + "\n")
   }
 }
