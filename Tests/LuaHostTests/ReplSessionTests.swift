@@ -121,6 +121,17 @@ import ViewTree
     #expect(output("called") == "0")
   }
 
+  /// Completion offers only names the line can hold as `t.name`: a key with escape
+  /// sequences reached the terminal raw in the completion list (a hostile review).
+  @Test func completionOffersOnlyNames() throws {
+    _ = session.submit(#"_G["a\27]0;PWN\7b"] = {} ab = 1 t = {["x\27y"] = 1, xy = 2, ["x y"] = 3}"#)
+    _ = session.submit(#"t["1x"] = 4 t["end"] = 5 t._x9 = 6"#)
+    let completer = Completer(lua: session.lua)
+    #expect(completer.completions(for: "a").filter { $0.hasPrefix("a") }.sorted().contains("ab"))
+    #expect(!completer.completions(for: "a").contains { $0.contains("\u{1B}") })
+    #expect(completer.completions(for: "t.").sorted() == ["t._x9", "t.xy"])
+  }
+
   @Test func unfinishedChunksContinue() throws {
     #expect(session.submit("function f()") == .incomplete)
     #expect(session.prompt == ">> ")

@@ -32,7 +32,7 @@ enum LuaCodingPath {
     if let index = key as? LuaIndexKey { return "[\(index.index + 1)]" }
     if let integer = LuaCodingPath.integerKey(key) { return "[\(integer)]" }
     let name = key.stringValue
-    return isLuaName(name) ? ".\(name)" : "[\"\(name)\"]"
+    return name.isLuaName ? ".\(name)" : "[\"\(name)\"]"
   }
 
   /// The Lua integer a key stands for: a key whose `intValue` is set and whose
@@ -47,16 +47,6 @@ enum LuaCodingPath {
   static func luaKey(_ key: some CodingKey) -> LuaValue {
     if let integer = integerKey(key) { return .integer(integer) }
     return .string(LuaString(key.stringValue))
-  }
-
-  private static func isLuaName(_ name: String) -> Bool {
-    guard let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
-    else { return false }
-    return name.utf8.allSatisfy { byte in
-      byte == UInt8(ascii: "_") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-        || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-    }
   }
 
   /// `<path>: <problem>`, or the problem alone at the root.

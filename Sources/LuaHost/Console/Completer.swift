@@ -32,7 +32,9 @@ public struct Completer {
       current = next
     }
     let base = parts.joined(separator: ".")
-    let names = lua.fieldNames(of: current)
+    // Only names the line could hold as written (`t.name`): a key with control characters
+    // is no identifier, and offering it wrote its escape sequences to the terminal.
+    let names = lua.fieldNames(of: current).filter(\.isLuaName)
     if let methodPrefix {
       return names.filter { $0.hasPrefix(methodPrefix) }.map { base + ":" + $0 }
     }
