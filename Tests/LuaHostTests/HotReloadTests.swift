@@ -161,6 +161,22 @@ import ViewTree
     #expect(lines.withLock { $0 }.contains { $0.hasPrefix("[p] on_unload failed: ") })
   }
 
+  /// `on_unload`'s error is the plugin's text: its report shows it escaped, on one line.
+  @Test func anOnUnloadErrorIsReportedEscaped() async throws {
+    try write("function on_unload() error('\\27[2Jgone\\n[q] forged', 0) end")
+    _ = try host.hotReload("p")
+    let watcher = try host.watch(folder)
+    defer { watcher.stop() }
+    var events = watcher.events.makeAsyncIterator()
+    try write("function version() return 9 end")
+    #expect(await events.next() == .reloaded("p"))
+    let reports = lines.withLock { $0 }.filter { $0.contains("on_unload failed") }
+    #expect(
+      reports == [
+        #"[p] on_unload failed: \27[2Jgone\10[q] forged; "# + "the new version starts without state"
+      ], "\(reports)")
+  }
+
   @Test func aCyclicOnUnloadValueIsRefusedAndTheNewVersionStartsWithout() async throws {
     try write("function on_unload() local t = {} t.t = t return t end")
     _ = try host.hotReload("p")

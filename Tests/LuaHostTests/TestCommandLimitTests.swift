@@ -22,6 +22,22 @@ import Testing
     #expect(unlimited.stdout.contains("1 passed"))
   }
 
+  /// A run keeps each failure's message and detail, cut at `TestResult.textLimit`: ten
+  /// tests failing with 12 MB messages took 1.5 GB under a 32 MB limit, and printed all of
+  /// it (a hostile review).
+  @Test func aFailuresMessageIsKeptCut() throws {
+    let folder = try Luahost.temporaryFolder([
+      "big_test.lua": """
+      for i = 1, 10 do test('big ' .. i, function() error(('x'):rep(4 << 20), 0) end) end
+      """
+    ])
+    let result = try Luahost.run(["test", "--memory", "32M", "."], directory: folder)
+    #expect(result.status == 1)
+    #expect(result.stdout.contains("10 failed"), "\(result.stdout.suffix(300))")
+    #expect(result.stdout.components(separatedBy: "more bytes)").count - 1 == 10)
+    #expect(result.stdout.utf8.count < 2 << 20, "\(result.stdout.utf8.count) bytes")
+  }
+
   @Test func aPluginThatCannotLoadIsReportedOnce() throws {
     let folder = try Luahost.temporaryFolder([
       "plugins/broken/manifest.lua": "return { name = 'broken', capabilities = { 'nope' } }",

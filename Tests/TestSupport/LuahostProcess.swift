@@ -149,7 +149,7 @@ public enum Luahost {
   }
 
   /// One step of ``peakMemory(_:steps:timeout:)``: run `action`, write `send` to the
-  /// process's stdin, then wait until its stdout shows `expect`.
+  /// process's stdin, then wait until its stdout or stderr shows `expect`.
   public struct Step {
     public var action: () throws -> Void
     public var send: String
@@ -176,7 +176,7 @@ public enum Luahost {
     let output = Pipe()
     process.standardInput = input
     process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
+    process.standardError = output  // a step may wait for a report there (`--watch`'s)
     try process.run()
     let killer = DispatchWorkItem { [process] in
       if process.isRunning { kill(process.processIdentifier, SIGKILL) }

@@ -65,7 +65,11 @@ extension PluginHost {
     }
     if let failure {
       let reason = (failure as? LuaError)?.message ?? "\(failure)"
-      output("[\(old.name)] on_unload failed: \(reason); the new version starts without state")
+      // The reason is the plugin's error message: escaped, so it cannot drive the terminal
+      // or start a line that looks like another plugin's.
+      output(
+        "[\(old.name)] on_unload failed: \(reason.visibleControls(keepingNewlines: false)); "
+          + "the new version starts without state")
       return nil
     }
     return state

@@ -21,10 +21,25 @@ package struct TestResult: Equatable, Sendable {
   package var line: Int?
   /// The status.
   package var status: Status
-  /// What was expected and what happened, for a failure.
-  package var message: String?
-  /// More detail for a failure, e.g. a traceback.
-  package var detail: String?
+  /// What was expected and what happened, for a failure; cut to ``textLimit`` bytes.
+  package var message: String? { didSet { message = message.map(Self.clipped) } }
+  /// More detail for a failure, e.g. a traceback; cut to ``textLimit`` bytes.
+  package var detail: String? { didSet { detail = detail.map(Self.clipped) } }
+
+  /// The most bytes of a message or a detail a result keeps: a run keeps every result,
+  /// and a failing test's message is a script's string (ten tests failing with 12 MB
+  /// messages took 1.5 GB under a 32 MB limit before).
+  package static let textLimit = 64 << 10
+
+  /// `text` cut to at most ``textLimit`` bytes (whole characters), saying how much more
+  /// there was.
+  static func clipped(_ text: String) -> String {
+    let count = text.utf8.count
+    guard count > textLimit else { return text }
+    var kept = String(decoding: text.utf8.prefix(textLimit), as: UTF8.self)
+    while kept.utf8.count > textLimit { kept.removeLast() }
+    return kept + "… (\(count - kept.utf8.count) more bytes)"
+  }
 
   /// Creates a result.
   package init(
@@ -35,8 +50,8 @@ package struct TestResult: Equatable, Sendable {
     self.file = file
     self.line = line
     self.status = status
-    self.message = message
-    self.detail = detail
+    self.message = message.map(Self.clipped)
+    self.detail = detail.map(Self.clipped)
   }
 
   /// `file:line`, or the file alone.
