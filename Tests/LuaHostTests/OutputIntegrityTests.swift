@@ -36,6 +36,19 @@ import Testing
     #expect(result.stdout.contains("  message: one\n           [counter] forged line\n"))
   }
 
+  /// A repeated alert's line shows its title and path escaped, as the alert does (it
+  /// wrote them raw: a title could clear the screen or set the terminal's title).
+  @Test func aRepeatedAlertsLineShowsItsTitleEscaped() throws {
+    let code = """
+      local b = ui.root:add(ui.button{ id = 'b',
+        on_tap = function() error(ui.error{ message = 'm', title = 'T\\27]0;pwned\\7' }) end })
+      b:tap() b:tap()
+      """
+    let result = try Luahost.run(["-e", code])
+    let repeated = result.stdout.split(separator: "\n").filter { $0.hasPrefix("alert repeated:") }
+    #expect(repeated == [#"alert repeated: T\27]0;pwned\7 ×2 [root/b]"#], "\(result.stdout)")
+  }
+
   /// An error whose alert the plugin's memory limit cannot hold whole still comes, with
   /// its message cut: a 20 MB message in a 64 MB plugin made no alert and no report.
   @Test func anErrorTooLargeToKeepStillAlerts() throws {
