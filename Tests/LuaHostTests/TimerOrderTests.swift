@@ -55,21 +55,56 @@ extension AsyncActionTests {
   }
 
   @Test func timersThatFellDueWhileTheStateWasBusyRunInDueOrder() async throws {
-    // `late` is scheduled first but falls due last; all are due before the chunk ends
-    // (os.clock counts the process's CPU time: the chunk loops for at least 0.25 s on two
-    // cores, longer on one).
-    try run(
+    // `late` is scheduled first but falls due last. The chunk stays busy until all are due,
+    // by a clock the test gives it (`now()`, in seconds). It notes bounds on each timer's
+    // due time (the clock read before and after `timer.after`), and the verdict is the order
+    // those bounds prove: a stall between two lines on a loaded machine may change which
+    // timer falls due first, and the test then expects that order.
+    let start = ContinuousClock.now
+    try tree.withState { lua in
+      try lua.register("now") { () -> Double in
+        let elapsed = (ContinuousClock.now - start).components
+        return Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
+      }
+    }
+    let due = try run(
       """
-      ran = {}
-      timer.after(0.3, function() ran[#ran + 1] = 'late' end)
-      for i = 1, 30 do timer.after(0, function() ran[#ran + 1] = i end) end
-      timer.after(0.1, function() ran[#ran + 1] = 'middle' end)
-      local stop = os.clock() + 0.5
-      while os.clock() < stop do end
+      ran, due = {}, {}
+      local function after(name, delay)
+        local before = now()
+        timer.after(delay, function() ran[#ran + 1] = name end)
+        due[#due + 1] = string.format('%s %g %.9f %.9f', name, delay, before + delay, now() + delay)
+      end
+      after('late', 0.3)
+      for i = 1, 30 do after(tostring(i), 0) end
+      after('middle', 0.1)
+      local last = now() + 0.3
+      while now() <= last do end
+      return table.concat(due, '\\n')
       """)
-    let early = (1...30).map(String.init).joined(separator: " ")
-    let ran = try await order()
-    #expect(ran == early + " middle late", "\(inbox.all.map(\.alert.message))")
+    let timers = try String(luaValue: try #require(due.first)).split(separator: "\n").map {
+      let fields = $0.split(separator: " ")
+      return (
+        name: String(fields[0]), delay: Double(fields[1])!, lo: Double(fields[2])!,
+        hi: Double(fields[3])!
+      )
+    }
+    let ran = try await order().split(separator: " ").map(String.init)
+    #expect(ran.sorted() == timers.map(\.name).sorted(), "\(inbox.all.map(\.alert.message))")
+    let position = Dictionary(uniqueKeysWithValues: ran.enumerated().map { ($1, $0) })
+    for (index, first) in timers.enumerated() {
+      for second in timers[(index + 1)...] {
+        guard let a = position[first.name], let b = position[second.name] else { continue }
+        // `first` was scheduled before `second`: it runs first when its delay is no longer
+        // (its due time is no later), or when it was due before `second`, for certain; it
+        // runs second when it was due after `second`, for certain.
+        if first.lo > second.hi {
+          #expect(a > b, "\(first.name) ran before \(second.name): \(ran)")
+        } else if first.delay <= second.delay || first.hi < second.lo {
+          #expect(a < b, "\(second.name) ran before \(first.name): \(ran)")
+        }
+      }
+    }
   }
 
   /// A timer that schedules the next as it runs (a plugin's tick) leaves a handle each
