@@ -20,7 +20,9 @@ import ViewTree
     var trees: [ScriptedTree] = []
     for index in 0..<moreThanThePool {
       var sandbox = LuaSandbox()
-      sandbox.timeout = .seconds(30)
+      // A bound on a hang, not a stop: the loops end when every tree's has started, which
+      // waits for the pool to start the others' timers (slow on a loaded machine).
+      sandbox.timeout = .seconds(600)
       let panel = try root.add(View.stack(id: "panel\(index)"))
       let tree = try ScriptedTree(lua: LuaState(sandbox: sandbox), root: panel)
       try tree.withState { lua in
@@ -62,7 +64,11 @@ import ViewTree
     let root = View.window(id: "root")
     let inbox = AlertInbox()
     root.environment.alertPresenter = inbox
-    let host = PluginHost(container: root, modules: [gate]) { _ in }
+    // A bound on a hang, not the default 10 s: the calls start on the cooperative pool,
+    // which other suites' work may hold for long on a loaded machine.
+    var limits = LuaSandbox()
+    limits.timeout = .seconds(600)
+    let host = PluginHost(container: root, limits: limits, modules: [gate]) { _ in }
     let loaded = host.loadAll(in: folder)
     #expect(loaded.allSatisfy { (try? $0.get()) != nil })
     let plugins = host.plugins.map(PluginBox.init)

@@ -98,6 +98,9 @@ import ViewTree
     // Nothing but the deadline ends the spin.
     host.plugin(named: "spinner")?.run { $0.timeout = .milliseconds(200) }
     try #require(root.find("spin")).tap()
+    // The hog's memory error must come before any deadline: a loaded machine may take
+    // more than 200 ms to get there, and its alert would then be a repeated timeout.
+    host.plugin(named: "spinner")?.run { $0.timeout = .seconds(60) }
     try #require(root.find("hog")).tap()
     let byBoundary = Dictionary(grouping: recorder.presented, by: \.boundary).mapValues {
       $0.map(\.alert.message)

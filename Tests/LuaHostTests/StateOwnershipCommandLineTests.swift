@@ -177,7 +177,10 @@ import Testing
       "plugins/b.lua": "keep = setmetatable({}, {__gc = function() print('b finalized') end})",
       "main.lua": "print('main done')",
     ])
-    let result = try Luahost.run(["--plugins", "plugins", "main.lua"], directory: folder)
+    // What is left of --timeout is the budget (one second without it): a keeps half, and
+    // b's share is then seconds, not the half second a stall on a loaded machine could eat.
+    let result = try Luahost.run(
+      ["--timeout", "6s", "--plugins", "plugins", "main.lua"], directory: folder)
     #expect(result.stdout.contains("b finalized"), "\(result.stdout) \(result.stderr)")
     #expect(result.stderr.contains("plugin a's finalizers were stopped at exit"))
     #expect(!result.stderr.contains("plugin b's finalizers were stopped"), "\(result.stderr)")

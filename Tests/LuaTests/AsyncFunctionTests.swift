@@ -25,13 +25,14 @@ actor ScriptActor {
     }
   }
   /// Registers `name`: it counts the callers waiting in `waiting`, and returns twice its
-  /// argument once `count` of them wait (or fails after 60 s).
+  /// argument once `count` of them wait (or fails after 10 minutes: a bound on a hang, as
+  /// the pool may start the others late on a loaded machine).
   func registerBarrier(_ name: String, count: Int, _ waiting: WaitCounter) throws {
     try lua.register(name) { (arguments: [LuaValue]) async throws -> [LuaValue] in
       waiting.value.add(1, ordering: .relaxed)
       let start = ContinuousClock.now
       while waiting.value.load(ordering: .relaxed) < count {
-        guard ContinuousClock.now - start < .seconds(60) else { throw Quota(left: -1) }
+        guard ContinuousClock.now - start < .seconds(600) else { throw Quota(left: -1) }
         try await Task.sleep(for: .milliseconds(5))
       }
       return [.integer(2 * (try Int64(luaValue: arguments.first ?? .nil)))]

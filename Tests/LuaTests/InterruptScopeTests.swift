@@ -67,7 +67,9 @@ import Testing
     var interrupted = false
     for _ in 0..<20 where !interrupted {
       let done = LockedBox(false)
+      let ended = DispatchSemaphore(value: 0)
       Thread.detachNewThread {
+        defer { ended.signal() }
         while !done.get() {
           // As seen: if this thread gets to it only after the load, it reaches nothing.
           if let entries = handle.entries, entries % 2 == 1 {
@@ -84,6 +86,9 @@ import Testing
         interrupted = true
       }
       done.set(true)
+      // The thread ends before the next call: one that missed the load and saw this `done`
+      // only late could take that call's entry for the load's, and stop it.
+      ended.wait()
       // Whatever happened, the next load and call are not stopped.
       #expect(try lua.load("return 2 * 21").call() == [42])
     }

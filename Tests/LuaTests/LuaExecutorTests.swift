@@ -58,7 +58,7 @@ import Testing
     var states: [LuaState] = []
     for _ in 0..<moreThanThePool {
       var sandbox = LuaSandbox()
-      sandbox.timeout = .seconds(60)
+      sandbox.timeout = .seconds(600)  // a bound on a hang: the pool starts the others late
       let lua = try LuaState(sandbox: sandbox)
       try lua.register("pause") { (value: Int) async throws -> Int in value }
       try lua.register("arrive") { gathering.arrive() }

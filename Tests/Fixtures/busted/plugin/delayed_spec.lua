@@ -10,7 +10,8 @@ describe("the delayed plugin", function()
 
   it("alerts at its panel once its timer fires", function()
     luahost.ui.find("later"):tap()
-    assert.are.equal("waiting", luahost.ui.find("status").text)
+    -- (no check of the text "waiting" here: the timer runs on the plugin's own thread, and
+    -- a stall of this spec's longer than its 0.1 s may let it run before the next line)
     assert.alerted_at("delayed", "the timer failed")
     assert.are.equal("done", luahost.ui.find("status").text)
   end)
