@@ -234,21 +234,29 @@ static int lh_sortless(lua_State *L) {
   return 1;
 }
 
-/* Whether liblua's sort may run on the table at 1 as it is, without a polled comparator:
+/* What liblua's sort may run on, for the table at 1 (see lh_sort_direct). */
+enum { LH_SORT_POLLED, LH_SORT_DIRECT_PLAIN, LH_SORT_DIRECT_COPY };
+
+/* Whether liblua's sort may run on the table at 1 without a polled comparator, and how:
  * a Lua comparator runs under hooks itself, and so does a comparison a Lua __lt makes; a
- * plain table of at most LH_SORT_DIRECT numbers, short strings and objects with a Lua __lt
- * sorts quickly (~20 ms for the first two).
+ * plain table of at most LH_SORT_MAX_DIRECT numbers, short strings and objects with a Lua
+ * __lt sorts quickly (~20 ms for the first two).
  * Anything else (long strings, whose comparisons cost their length; C comparators; huge
- * tables; __len and __index) goes through lh_sortless. */
-#define LH_SORT_DIRECT 200000
+ * tables; __len and __index) goes through lh_sortless.
+ * With objects that have a Lua __lt, the script runs during the sort, and could put long
+ * strings in the table's slots between two of its comparisons: the sort would then compare
+ * them in C, unpolled, for as long as they are long. So the sort reads a copy of its own
+ * (LH_SORT_DIRECT_COPY, lh_pushcopyview): only the values checked here are compared. */
+#define LH_SORT_MAX_DIRECT 200000
 static int lh_sort_direct(lua_State *L) {
-  if (!lua_isnoneornil(L, 2)) return !lua_iscfunction(L, 2);
+  if (!lua_isnoneornil(L, 2)) return lua_iscfunction(L, 2) ? LH_SORT_POLLED : LH_SORT_DIRECT_PLAIN;
   if (lua_type(L, 1) != LUA_TTABLE || lua_getmetatable(L, 1)) {
     if (lua_type(L, 1) == LUA_TTABLE) lua_pop(L, 1);
-    return 0;
+    return LH_SORT_POLLED;
   }
   lua_Unsigned n = lua_rawlen(L, 1);
-  if (n > LH_SORT_DIRECT) return 0;
+  if (n > LH_SORT_MAX_DIRECT) return LH_SORT_POLLED;
+  int objects = 0;
   for (lua_Unsigned i = 1; i <= n; i++) {
     int type = lua_rawgeti(L, 1, (lua_Integer)i);
     int cheap = type == LUA_TNUMBER || (type == LUA_TSTRING && lua_rawlen(L, -1) <= 64);
@@ -259,13 +267,54 @@ static int lh_sort_direct(lua_State *L) {
     if (!cheap && (type == LUA_TTABLE || type == LUA_TUSERDATA)) {
       if (luaL_getmetafield(L, -1, "__lt") != LUA_TNIL) {
         cheap = lua_isfunction(L, -1) && !lua_iscfunction(L, -1);
+        objects |= cheap;
         lua_pop(L, 1);
       }
     }
     lua_pop(L, 1);
-    if (!cheap) return 0;
+    if (!cheap) return LH_SORT_POLLED;
   }
+  return objects ? LH_SORT_DIRECT_COPY : LH_SORT_DIRECT_PLAIN;
+}
+
+/* The table a sort with a Lua __lt reads (an empty table, whose metamethods have upvalues:
+ * 1 the copy, 2 its length, 3 the script's table): it reads the copy, and each write goes
+ * to the copy and then to the script's table, through its metamethods as stock's sort
+ * writes (so the script sees the table as stock's sort leaves it, also after an error).
+ * What the script writes to its table during the sort is what the sort does not see. */
+static int lh_copy_index(lua_State *L) {
+  lua_rawgeti(L, lua_upvalueindex(1), lua_tointeger(L, 2));
   return 1;
+}
+
+static int lh_copy_newindex(lua_State *L) {
+  lua_settop(L, 3);
+  lua_Integer i = lua_tointeger(L, 2);
+  lua_pushvalue(L, 3);
+  lua_rawseti(L, lua_upvalueindex(1), i);
+  lua_seti(L, lua_upvalueindex(3), i);
+  return 0;
+}
+
+static int lh_view_len(lua_State *L);
+
+/* Replaces the table at 1 (n elements, checked by lh_sort_direct) with its copy's view. */
+static void lh_pushcopyview(lua_State *L, lua_Integer n) {
+  static const luaL_Reg meta[] = {
+    {"__index", lh_copy_index}, {"__newindex", lh_copy_newindex}, {"__len", lh_view_len}, {NULL, NULL},
+  };
+  lua_createtable(L, 0, 0);
+  lua_createtable(L, 0, 3);
+  lua_createtable(L, (int)n, 0);
+  for (lua_Integer i = 1; i <= n; i++) {
+    lua_rawgeti(L, 1, i);
+    lua_rawseti(L, -2, i);
+  }
+  lua_pushinteger(L, n);
+  lua_pushvalue(L, 1);
+  luaL_setfuncs(L, meta, 3);
+  lua_setmetatable(L, -2);
+  lua_replace(L, 1);
 }
 
 /* A stand-in for an object whose length comes from __len, handed to liblua's sort once
@@ -316,8 +365,13 @@ static int lh_sort(lua_State *L) {
     lh_pushview(L, 1, n);
     lua_replace(L, 1);
   }
-  if (!lh_sort_direct(L)) {
+  switch (lh_sort_direct(L)) {
+  case LH_SORT_POLLED:
     lua_pushcclosure(L, lh_sortless, 1); /* the comparator (or nil) becomes its upvalue */
+    break;
+  case LH_SORT_DIRECT_COPY:
+    lh_pushcopyview(L, n);
+    break;
   }
   /* liblua's sort runs as this function, called directly rather than through lua_call: a
    * call from C would count one more C level per sort, and nested sorts (a comparator

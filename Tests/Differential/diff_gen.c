@@ -735,13 +735,41 @@ static void gen_sort_case(Rng *r, Case *c) {
   if (ck < 3) cmp = PICK(r, good_comparators);
   else if (ck < 6) { cmp = PICK(r, bad_comparators); order_dependent = 1; }
   else if (ck < 8) cmp = PICK(r, odd_comparators);
-  /* The elements: numbers, strings (some longer than 64 bytes), or a mix. */
+  /* The elements: numbers, strings (some longer than 64 bytes), a mix, or objects with a
+   * Lua __lt (kind 5: some of whose __lt fail after a number of calls, or are no order,
+   * and some mixed with numbers, which their __lt cannot index). */
+  uint32_t kind = rng_below(r, 6);
+  int mixed = 0;
+  if (kind == 5) {
+    static const char *const lts[] = {
+      "function(a, b) return a.v < b.v end",
+      "function(a, b) return a.v > b.v end",
+      "function(a, b) return true end",
+      "function(a, b) error('lt', 2) end",
+    };
+    uint32_t lt = rng_below(r, 5); /* 4: fails after a number of calls */
+    buf_puts(b, "local calls = 0 local M = {__lt = ");
+    if (lt == 4) {
+      buf_printf(b, "function(a, b) calls = calls + 1 if calls > %u then error('lt ' .. calls) end return a.v < b.v end",
+                 rng_below(r, 2 * (uint32_t)n + 2));
+    } else {
+      buf_puts(b, lts[lt]);
+    }
+    buf_puts(b, "} ");
+    /* Comparators whose outcome does not depend on the objects' addresses. */
+    if (ck < 3) cmp = rng_chance(r, 50) ? good_comparators[0] : good_comparators[1];
+    else if (ck < 8) cmp = rng_chance(r, 50) ? "nil" : "function(a, b) return true end";
+    mixed = rng_chance(r, 20);
+    if (lt >= 2 || mixed || strcmp(cmp, "nil") != 0) order_dependent = 1;
+  }
   buf_puts(b, "local t = {");
-  uint32_t kind = rng_below(r, 5);
   for (int i = 0; i < n; i++) {
     if (i) buf_putc(b, ',');
     uint32_t v = rng_below(r, 50);
-    if (kind == 0 || (kind == 3 && rng_chance(r, 50))) buf_printf(b, "%u", v);
+    if (kind == 5) {
+      if (mixed && rng_chance(r, 30)) buf_printf(b, "%u", v);
+      else buf_printf(b, "setmetatable({v = %u}, M)", v);
+    } else if (kind == 0 || (kind == 3 && rng_chance(r, 50))) buf_printf(b, "%u", v);
     else if (kind == 1) buf_printf(b, "'s%u'", v);
     else if (kind == 2) buf_printf(b, "('%c'):rep(%u)", 'a' + (int)(v % 3), 60 + v);
     else if (kind == 3) buf_printf(b, "'%u'", v);
@@ -765,7 +793,14 @@ static void gen_sort_case(Rng *r, Case *c) {
   if (form == 0) buf_printf(b, "local r = table.pack(table.sort(t%s%s))", sep, arg);
   else if (form == 1) buf_printf(b, "local r = table.pack(pcall(table.sort, t%s%s))", sep, arg);
   else buf_printf(b, "local r = table.pack(pcall(function() return table.sort(t%s%s) end))", sep, arg);
-  buf_puts(b, k == 0 ? " return r, raw" : " return r, t");
+  if (kind == 5) { /* the objects as their values: their addresses differ between runs */
+    buf_printf(b, " local function values(x) if type(x) ~= 'table' then return x end"
+                  " local o = {} for i = 1, rawlen(x) do local e = rawget(x, i)"
+                  " o[i] = type(e) == 'table' and rawget(e, 'v') or e end return o end"
+                  " return r, values(%s)", k == 0 ? "raw" : "t");
+  } else {
+    buf_puts(b, k == 0 ? " return r, raw" : " return r, t");
+  }
   /* Past 100 elements liblua's sort picks some pivots at random (l_randomizePivot): with
    * an order that is no order, the outcome itself may differ from run to run, and so may
    * the order of ties that are different values (5 and '5' as tostring compares them). */

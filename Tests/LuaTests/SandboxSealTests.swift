@@ -126,6 +126,10 @@ import Testing
     "local format = ('%%'):rep(3e6) for _ = 1, 1e9 do os.date(format) end",
     // More than the 200,000 entries liblua may sort directly; no comparator, no metatable.
     "local t = {('ba'):rep(150000):byte(1, -1)} for _ = 1, 1e9 do table.sort(t) end",
+    // Objects with a Lua __lt that fills the table with long strings: sorted as they are,
+    // the strings were compared in C, unpolled (seconds here, and more with more objects;
+    // few enough that the budget is left for the first __lt).
+    "local S = ('a'):rep(2 << 20) local t, mt = {}, {} mt.__lt = function() for i = 1, #t do t[i] = S end return false end for i = 1, 5000 do t[i] = setmetatable({}, mt) end table.sort(t)",
   ]
 
   @Test(arguments: longCalls) func aDeadlineStopsLongCalls(_ code: String) throws {
