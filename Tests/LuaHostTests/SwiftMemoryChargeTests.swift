@@ -118,6 +118,25 @@ import Testing
     #expect(peak < Self.ceiling, "peak RSS \(peak >> 20) MiB")
   }
 
+  /// A label's piece ends with a whole character: a cut inside one made a valid label
+  /// invalid UTF-8, and the boundary, the alert's action or `on_error`'s failed with it.
+  @Test func aLongLabelIsCutBetweenCharacters() throws {
+    let result = try Luahost.run(
+      ["-i"],
+      stdin: """
+        long = ('é'):rep(2049)
+        print(pcall(ui.boundary, {dismiss = long, retry_label = long, reset_label = long}))
+        guard = ui.root:add(ui.boundary{id = 'g'})
+        guard:add(ui.button{id = 'b', on_tap = function() error(ui.error{message = 'm', actions = {{long, print}}}) end})
+        ui.find('b'):tap()
+
+        """)
+    #expect(result.stdout.contains("true\tboundary#boundary\n"), "\(result.stdout)")
+    #expect(result.stdout.contains("  message: m\n"), "\(result.stdout)")
+    #expect(result.stdout.contains("buttons: 1 " + String(repeating: "é", count: 10)))
+    #expect(!result.stdout.contains("UTF-8"), "\(result.stdout)")
+  }
+
   @Test func aResetKeyIsAName() throws {
     let result = try Luahost.run([
       "-e", "print(pcall(ui.boundary, {reset_keys = {('k'):rep(4097)}}))",

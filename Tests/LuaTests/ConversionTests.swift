@@ -125,6 +125,39 @@ import Testing
     }
   }
 
+  /// A cut string keeps more bytes than the bound (it shows as cut) and whole characters:
+  /// a cut inside one took its first bytes only, and a valid label became invalid UTF-8
+  /// (a hostile review: `dismiss = ('é'):rep(2049)` was refused).
+  @Test func aCutStringKeepsWholeCharacters() throws {
+    let table = try lua.makeTable()
+    for character in ["é", "€", "𝄞"] {
+      let text = "ab" + String(repeating: character, count: 20)
+      try table.rawSet(1, .string(LuaString(text)))
+      for bound in 0..<text.utf8.count + 2 {
+        let piece = try table.rawGet(1, cuttingStringsAfter: bound)
+        guard case .string(let cut) = piece else {
+          Issue.record("\(piece)")
+          continue
+        }
+        #expect(text.utf8.starts(with: cut.bytes), "\(character) cut after \(bound)")
+        #expect(cut.bytes.count > min(bound, text.utf8.count - 1), "\(character) at \(bound)")
+        #expect((try? String(luaValue: piece)) != nil, "\(character) cut after \(bound)")
+      }
+    }
+    // Bytes that are no UTF-8 are cut after the bound and at most three more.
+    func length(after bound: Int) throws -> Int? {
+      guard case .string(let cut) = try table.rawGet(1, cuttingStringsAfter: bound) else {
+        return nil
+      }
+      return cut.bytes.count
+    }
+    try table.rawSet(1, .string(LuaString(bytes: [0x41] + Array(repeating: 0x80, count: 9))))
+    #expect(try length(after: 0) == 4)
+    #expect(try length(after: 1) == 5)
+    #expect(try length(after: .max) == 10)
+    #expect(try length(after: -5) == 4)
+  }
+
   @Test func tablesReadAndWriteWithAndWithoutMetamethods() throws {
     let table = try lua.run(
       "return setmetatable({}, {__index = function(_, k) return k .. '!' end})")[0]

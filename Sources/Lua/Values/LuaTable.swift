@@ -42,11 +42,12 @@ public struct LuaTable {
     return stack.value(at: -1)
   }
 
-  /// Reads `self[key]` without metamethods, a string cut to its first
-  /// `maxStringBytes + 1` bytes in place (so a longer one shows as longer than the bound):
-  /// for text the host keeps only a piece of, such as a label, where copying a script's
-  /// 50 MB string whole only to cut it would cost the host what the script's limit
-  /// forbids it. Other values are read as ``rawGet(_:)`` reads them.
+  /// Reads `self[key]` without metamethods, a string longer than `maxStringBytes` cut in
+  /// place to its first `maxStringBytes + 1` bytes (so it shows as longer than the bound),
+  /// and on to the end of the UTF-8 character the cut falls in (so the piece of valid UTF-8
+  /// is valid UTF-8): for text the host keeps only a piece of, such as a label, where
+  /// copying a script's 50 MB string whole only to cut it would cost the host what the
+  /// script's limit forbids it. Other values are read as ``rawGet(_:)`` reads them.
   /// - Throws: `usage` on a closed state or a key of another state.
   public func rawGet(_ key: LuaValue, cuttingStringsAfter maxStringBytes: Int) throws -> LuaValue {
     let stack = try reference.pushed()
@@ -55,11 +56,15 @@ public struct LuaTable {
     defer { stack.pop() }
     guard lua_rawget(stack.L, -2) == LUA_TSTRING else { return stack.value(at: -1) }
     var length = 0
-    let bytes = lua_tolstring(stack.L, -1, &length)!
-    let kept = min(length, max(maxStringBytes, 0) + 1)
-    return .string(
-      LuaString(bytes: UnsafeRawBufferPointer(start: bytes, count: kept).bindMemory(to: UInt8.self))
-    )
+    let bytes = UnsafeRawBufferPointer(start: lua_tolstring(stack.L, -1, &length)!, count: length)
+    var kept = length
+    if maxStringBytes < length {
+      kept = max(maxStringBytes, 0) + 1
+      // Continuation bytes (10xxxxxx) after the cut: at most three end a character.
+      let end = min(length, kept + 3)
+      while kept < end, bytes[kept] & 0xC0 == 0x80 { kept += 1 }
+    }
+    return .string(LuaString(bytes: bytes[..<kept]))
   }
 
   /// Writes `self[key] = value` without metamethods.
