@@ -49,6 +49,16 @@ import Testing
     #expect(repeated == [#"alert repeated: T\27]0;pwned\7 ×2 [root/b]"#], "\(result.stdout)")
   }
 
+  /// The REPL shows a view by its id and path, which a script (or a plugin) chose:
+  /// escaped, as it shows strings (it wrote them raw, a hostile review).
+  @Test func theReplShowsAViewsIdEscaped() throws {
+    let result = try Luahost.run(
+      ["-i"], stdin: "ui.root:add(ui.text{id = 'z\\27]0;X\\7'})\n{ui.find('z\\27]0;X\\7')}\n")
+    #expect(!result.stdout.contains("\u{1B}"), "\(result.stdout)")
+    #expect(result.stdout.contains(#"> text#z\27]0;X\7 (root/z\27]0;X\7)"#), "\(result.stdout)")
+    #expect(result.stdout.contains(#"> { text#z\27]0;X\7 (root/z\27]0;X\7) }"#))
+  }
+
   /// An error whose alert the plugin's memory limit cannot hold whole still comes, with
   /// its message cut: a 20 MB message in a 64 MB plugin made no alert and no report.
   @Test func anErrorTooLargeToKeepStillAlerts() throws {

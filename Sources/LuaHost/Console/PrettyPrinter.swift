@@ -43,7 +43,10 @@ public struct PrettyPrinter {
       let kept = LuaString(bytes: s.bytes.prefix(maxStringLength))
       return paint(Self.quote(kept) + "…", "32")
     case .userdata(let u):
-      if let view = u.object(as: View.self) { return paint("\(view) (\(view.path))", "33") }
+      if let view = u.object(as: View.self) {
+        // Its id and path are a script's text: escaped, as strings are quoted.
+        return paint("\(view) (\(view.path))".visibleControls(keepingNewlines: false), "33")
+      }
       return paint(value.description, "33")
     case .table(let table):
       guard !visiting.contains(value) else { return paint("<cycle>", "31") }
