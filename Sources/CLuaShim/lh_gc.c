@@ -139,22 +139,27 @@ static void lh_warn_gc_error(lua_State *L) {
 
 /* Pushes the error stock Lua raises for a __gc at idx that cannot be called, which
  * names the metamethod, since the collector calls it: "attempt to call a boolean value
- * (metamethod '__gc')"; a plain call of it would not say so. Returns 0, pushing nothing,
- * for a value that can be called. [-0, +(0|1)] */
+ * (metamethod '__gc')"; a plain call of it would not say so. Stock follows __call from
+ * value to value, and names the first that has none: so does this, for a few steps (a
+ * longer chain is left to the call, which fails as stock's does, without the name).
+ * Returns 0, pushing nothing, for a value that can be called. [-0, +(0|1)] */
+#define LH_GC_CALL_CHAIN 8
 static int lh_gc_not_callable(lua_State *L, int idx) {
-  idx = lua_absindex(L, idx);
-  if (lua_isfunction(L, idx)) return 0;
-  if (luaL_getmetafield(L, idx, "__call") != LUA_TNIL) {
-    lua_pop(L, 1);
-    return 0;
+  int top = lua_gettop(L);
+  lua_pushvalue(L, idx);
+  for (int step = 0; step < LH_GC_CALL_CHAIN && !lua_isfunction(L, -1); step++) {
+    if (luaL_getmetafield(L, -1, "__call") != LUA_TNIL) continue; /* on to its __call */
+    /* named as Lua names a value in its errors: by a string __name, else by its type */
+    int named = luaL_getmetafield(L, -1, "__name") != LUA_TNIL; /* pushed only if found */
+    const char *type = named && lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
+                                                               : luaL_typename(L, -1 - named);
+    lua_pushfstring(L, "attempt to call a %s value (metamethod '__gc')", type);
+    lua_replace(L, top + 1);
+    lua_settop(L, top + 1);
+    return 1;
   }
-  /* named as Lua names a value in its errors: by a string __name, else by its type */
-  int named = luaL_getmetafield(L, idx, "__name") != LUA_TNIL; /* pushed only if found */
-  const char *type = named && lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
-                                                             : luaL_typename(L, idx);
-  lua_pushfstring(L, "attempt to call a %s value (metamethod '__gc')", type);
-  if (named) lua_remove(L, -2);
-  return 1;
+  lua_settop(L, top);
+  return 0;
 }
 
 /* Replaces the queue with its entries from `first` on. [-0, +0] */

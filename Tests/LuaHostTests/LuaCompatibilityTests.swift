@@ -149,13 +149,18 @@ import Testing
 
   /// A `__gc` that cannot be called warns as the collector does in `lua`, naming the
   /// metamethod: the sandbox runs finalizers later as plain calls, whose message did not
-  /// (a fidelity hunt). Sandboxed and trusted alike.
+  /// (a fidelity hunt), also at the end of a chain of `__call`s (a hostile review).
+  /// Sandboxed and trusted alike.
   @Test func aFinalizerThatCannotBeCalledWarnsAsLuaWarns() throws {
     let code = """
-      warn('@on')
+      warn('@on') collectgarbage('stop')
       setmetatable({}, {__gc = true})
       setmetatable({}, {__gc = setmetatable({}, {__name = 'Thing'})})
       setmetatable({}, {__gc = setmetatable({}, {__call = function() warn('called') end})})
+      setmetatable({}, {__gc = setmetatable({}, {__call = 1})})
+      setmetatable({}, {__gc = setmetatable({}, {__call = setmetatable({}, {__name = 'Deep'})})})
+      setmetatable({}, {__gc = setmetatable({}, {__call = setmetatable({}, {__call = function()
+        warn('chained') end})})})
       collectgarbage()
       """
     let (status, expected) = try Self.stock(["-e", code])
