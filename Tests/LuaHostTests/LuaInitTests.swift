@@ -49,6 +49,22 @@ import Testing
     #expect(result.stderr.hasPrefix("luahost: LUA_INIT_5_4:1: bad init\n"))
   }
 
+  /// The variable's value starts after its `=` byte, also when a combining mark follows
+  /// it (a character-wise search saw no `=`, dropped the variable and ran the script).
+  /// So does `-e`'s code, attached to the `e`, and a word of `-` and a mark is an option.
+  @Test func anEqualsOrAnOptionLetterBeforeACombiningMarkCounts() throws {
+    let initError = try Luahost.run(
+      ["-e", "print('not reached')"], environment: ["LUA_INIT": "\u{301}print('x')"])
+    #expect(initError.status == 1)
+    #expect(initError.stderr == "luahost: LUA_INIT:1: unexpected symbol near '<\\204>'\n")
+    let attached = try Luahost.run(["-e\u{301}print(1)"])
+    #expect(attached.status == 1)
+    #expect(attached.stderr == "luahost: (command line):1: unexpected symbol near '<\\204>'\n")
+    let option = try Luahost.run(["-\u{301}"])
+    #expect(option.status == 2)
+    #expect(option.stderr.hasPrefix("luahost: unrecognized option '-\u{301}'\n"))
+  }
+
   @Test func dashEIgnoresBothVariables() throws {
     let file = try Luahost.temporaryFile("loaded = 'from file'\n")
     defer { try? FileManager.default.removeItem(atPath: file) }

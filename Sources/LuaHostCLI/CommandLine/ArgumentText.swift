@@ -75,6 +75,21 @@ package enum ArgumentText {
     word.unicodeScalars.contains { $0.value >= escapeBase }
   }
 
+  /// Whether the word's first byte is `-`, as `lua` tells an option from a script.
+  /// (`String.hasPrefix` compares characters: `-` and a combining mark after it are one
+  /// character, which is not `-`.)
+  package static func isOption(_ word: String) -> Bool {
+    word.unicodeScalars.first == "-"
+  }
+
+  /// The word split at its first `=` byte (`NAME=value`), or nil without one. (A
+  /// character-wise search misses an `=` that a combining mark follows.)
+  package static func split(atFirstEquals word: String) -> (name: String, value: String)? {
+    let scalars = word.unicodeScalars
+    guard let equals = scalars.firstIndex(of: "=") else { return nil }
+    return (String(scalars[..<equals]), String(scalars[scalars.index(after: equals)...]))
+  }
+
   /// The word for a message: bytes that are not UTF-8 shown as U+FFFD.
   package static func display(_ word: String) -> String {
     hasEscapes(word) ? String(decoding: bytes(of: word), as: UTF8.self) : word

@@ -54,7 +54,8 @@ package struct CommandLineOptions: Equatable, Sendable {
     func value(for option: String, attached: Substring) throws -> String {
       if !attached.isEmpty { return String(attached) }
       index += 1
-      guard index < arguments.count, !arguments[index].hasPrefix("-") || option == "-e" else {
+      guard index < arguments.count, !ArgumentText.isOption(arguments[index]) || option == "-e"
+      else {
         throw UsageError("'\(option)' needs argument")  // `lua`'s words
       }
       return arguments[index]
@@ -65,7 +66,7 @@ package struct CommandLineOptions: Equatable, Sendable {
         index += 1
         break
       }
-      if word == "-" || !word.hasPrefix("-") { break }
+      if word == "-" || !ArgumentText.isOption(word) { break }
       switch word {
       case "--help": showHelp = true
       case "--version", "-v": showVersion = true
@@ -89,17 +90,16 @@ package struct CommandLineOptions: Equatable, Sendable {
         guard index < arguments.count else { throw UsageError("'\(word)' needs an argument") }
         try limits.parse(word, arguments[index])
       default:
-        let option = String(word.prefix(2))
-        let attached = word.dropFirst(2)
+        // By bytes, as `lua` reads them: `-e` and the code attached to it, whatever its
+        // first character (a combining mark joins the `e` as a character).
+        let option = String(word.unicodeScalars.prefix(2))
+        let attached = Substring(word.unicodeScalars.dropFirst(2))
         switch option {
         case "-e": actions.append(.execute(try value(for: "-e", attached: attached)))
         case "-l":
           let spec = try value(for: "-l", attached: attached)
-          if let equals = spec.firstIndex(of: "=") {
-            actions.append(
-              .require(
-                global: String(spec[..<equals]), module: String(spec[spec.index(after: equals)...]))
-            )
+          if let (global, module) = ArgumentText.split(atFirstEquals: spec) {
+            actions.append(.require(global: global, module: module))
           } else {
             actions.append(.require(global: spec, module: spec))
           }

@@ -12,9 +12,7 @@ package enum ProcessEnvironment {
     var entry = environ
     while let pointer = entry.pointee {
       let text = ArgumentText.word(pointer)  // values keep their bytes (LUA_INIT's code)
-      if let equals = text.firstIndex(of: "=") {
-        result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-      }
+      if let (name, value) = ArgumentText.split(atFirstEquals: text) { result[name] = value }
       entry += 1
     }
     return result

@@ -67,7 +67,7 @@ package enum TestCommand {
         case _ where RunLimits.isLimitFlag(word):
           try options.limits.parse(word, try value(word))
         default:
-          if word.hasPrefix("-") { throw UsageError("unrecognized option '\(word)'") }
+          if ArgumentText.isOption(word) { throw UsageError("unrecognized option '\(word)'") }
           paths.append(word)
         }
         index += 1
