@@ -23,7 +23,8 @@
 //
 // Registry keys (light userdata addresses): lh_fin_registered, a table with weak keys
 // mapping each object to its sentinel; lh_fin_queue, the sequence of objects to finalize;
-// lh_fin_sentinel_mt, the sentinels' metatable.
+// lh_fin_sentinel_mt, the sentinels' metatable; lh_fin_draining, the queue a drain runs
+// (its entry S->fin_next runs now).
 #include "lh_private.h"
 
 #include <stdlib.h>
@@ -33,6 +34,7 @@ static const char lh_fin_registered = 0;
 static const char lh_fin_queue = 0;
 static const char lh_fin_sentinel_mt = 0;
 static const char lh_fin_thread = 0;
+static const char lh_fin_draining = 0;
 
 /* Pushes the registry table at key, creating it (with mode, if any) when missing. [-0,+1] */
 static void lh_registry_table(lua_State *L, const void *key, const char *mode) {
@@ -171,6 +173,35 @@ static void lh_requeue_from(lua_State *L, int queue, lua_Integer first) {
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lh_fin_queue);
 }
 
+/* The drained queue at `queue` ends early, after its entry `done`: what did not run goes
+ * back in front of what was queued meanwhile, to run later. [-0, +0] */
+static void lh_requeue_rest(lua_State *L, int queue, lua_Integer done) {
+  lh_registry_table(L, &lh_fin_queue, NULL);
+  int later = lua_gettop(L);
+  lua_Integer n = (lua_Integer)lua_rawlen(L, queue);
+  for (lua_Integer i = 1; i <= (lua_Integer)lua_rawlen(L, later); i++) {
+    lua_rawgeti(L, later, i);
+    lua_rawseti(L, queue, ++n);
+  }
+  lh_requeue_from(L, queue, done + 1);
+  lua_pop(L, 1);
+  lua_pushnil(L);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lh_fin_draining);
+  lh_getstate(L)->fin_pending = 1;
+}
+
+/* os.exit(_, true) inside a finalizer: the drain it runs in never goes on (its thread is
+ * reset, its queue with it), so the finalizers after this one go back to the queue, for
+ * the close to run them as lua_close would. [-0, +0] */
+void lh_requeue_draining(lua_State *L) {
+  lh_state *S = lh_getstate(L);
+  if (!S->finalizing || !lua_checkstack(L, 4)) return;
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lh_fin_draining) == LUA_TTABLE)
+    lh_requeue_rest(L, lua_gettop(L), S->fin_next);
+  lua_pop(L, 1);
+  S->finalizing = 0;
+}
+
 /* Runs the queued finalizers, oldest first. A failing one warns, as in stock Lua; a stop
  * is raised, and what did not run stays queued. [-0, +0]; raises only stops. */
 int lh_drain_finalizers(lua_State *L) {
@@ -179,9 +210,12 @@ int lh_drain_finalizers(lua_State *L) {
   S->finalizing = 1; /* cleared at the end, on a stop, and by the callers after an error */
   lh_registry_table(L, &lh_fin_queue, NULL);
   int queue = lua_gettop(L);
+  lua_pushvalue(L, queue);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lh_fin_draining);
   lua_newtable(L); /* finalizers that queue more objects queue them in a fresh table */
   lua_rawsetp(L, LUA_REGISTRYINDEX, &lh_fin_queue);
   for (lua_Integer next = 1; lua_rawgeti(L, queue, next) != LUA_TNIL; next++) {
+    S->fin_next = next;
     int object = lua_gettop(L);
     if (lua_getmetatable(L, object)) {
       lua_pushliteral(L, "__gc");
@@ -196,18 +230,7 @@ int lh_drain_finalizers(lua_State *L) {
            * string), ends the drain and goes on to the code that was interrupted. */
           if (lh_stop_reason(L, -1) != LH_STOP_NONE || S->signals_taken != signals) {
             S->finalizing = 0;
-            /* what did not run goes back in front of what was queued meanwhile */
-            int error = lua_gettop(L);
-            lh_registry_table(L, &lh_fin_queue, NULL);
-            int later = lua_gettop(L);
-            lua_Integer n = (lua_Integer)lua_rawlen(L, queue);
-            for (lua_Integer i = 1; i <= (lua_Integer)lua_rawlen(L, later); i++) {
-              lua_rawgeti(L, later, i);
-              lua_rawseti(L, queue, ++n);
-            }
-            lh_requeue_from(L, queue, next + 1);
-            S->fin_pending = 1;
-            lua_settop(L, error);
+            lh_requeue_rest(L, queue, next);
             return lua_error(L);
           }
           lh_warn_gc_error(L);
@@ -217,6 +240,8 @@ int lh_drain_finalizers(lua_State *L) {
     lua_settop(L, queue);
   }
   lua_pop(L, 1);
+  lua_pushnil(L);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &lh_fin_draining);
   S->finalizing = 0;
   /* What the finalizers queued runs at the next instruction. */
   lua_State *running = atomic_load(&S->running);

@@ -394,6 +394,7 @@ int lh_os_exit(lua_State *L) {
   else
     status = (int)luaL_optinteger(L, 1, EXIT_SUCCESS);
   if (lua_toboolean(L, 2)) {
+    lh_requeue_draining(L); /* called by a finalizer: the ones after it still run */
     if (L != lh_getstate(L)->main) lua_resetthread(L); /* __close errors only warn, as at close */
     lh_finalize_all(L);
     lua_close(L);

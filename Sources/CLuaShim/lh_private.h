@@ -186,6 +186,9 @@ void lh_setbasefuncs(lua_State *L, int G, int writer, int package, int reader);
 void lh_register_finalizer(lua_State *L, int idx, int mt_cache, int registered_cache);
 /// Runs the queued finalizers. [-0, +0]; raises only stops.
 int lh_drain_finalizers(lua_State *L);
+/// For os.exit inside a finalizer: the finalizers queued after it go back to the queue,
+/// for the close to run. [-0, +0]
+void lh_requeue_draining(lua_State *L);
 /// Records where the allocator refused an allocation under the limit (lh_trace.c).
 void lh_record_oom(lh_state *S);
 /// From a hook of L with no stop pending: runs the queued finalizers in a thread of their

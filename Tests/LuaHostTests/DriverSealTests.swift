@@ -99,14 +99,7 @@ import Testing
     let ours = try Luahost.run([script])
     #expect(ours.status == 0, "\(ours.stderr)")
     let stockScript = try Luahost.temporaryFile("timer = { sleep = function() end }\n" + source)
-    let stock = Process()
-    stock.executableURL = URL(fileURLWithPath: "/usr/bin/lua5.4")
-    stock.arguments = [stockScript]
-    let pipe = Pipe()
-    stock.standardOutput = pipe
-    try stock.run()
-    let expected = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    stock.waitUntilExit()
+    let expected = try StockLua.run([stockScript]).stdout
     #expect(ours.stdout == expected)
     #expect(expected.hasPrefix("thread\ttrue\tfalse\trunning\n"))
     // A REPL line is the top level too: pcall catches the yield, and the line goes on.

@@ -191,19 +191,47 @@ import Testing
       (["3", "close"], Int32(3), "inner closed\nclosed\nfinalized\n"),
       (["true", "close"], 0, "inner closed\nclosed\nfinalized\n"), (["4", "keep"], 4, ""),
     ] {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/lua5.4")
-      process.arguments = [script] + arguments
-      let pipe = Pipe()
-      process.standardOutput = pipe
-      try process.run()
-      let stock = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      process.waitUntilExit()
-      #expect(stock == output && process.terminationStatus == status, "lua5.4 \(arguments)")
+      let stock = try StockLua.run([script] + arguments)
+      #expect(stock.stdout == output && stock.status == status, "lua5.4 \(arguments)")
       for trust in [["--trusted"], ["--allow", "os"]] {
         let ours = try Luahost.run(trust + [script] + arguments)
         #expect(ours.status == status, "\(trust) \(arguments): \(ours.stderr)")
         #expect(ours.stdout == output, "\(trust) \(arguments)")
+      }
+    }
+  }
+
+  /// `os.exit(code, true)` from a finalizer: the finalizers after it still run as the
+  /// state closes, as `lua_close` runs them (they were dropped with the finalizer's queue,
+  /// a hostile review), at the end of the script and in `collectgarbage()`.
+  @Test func osExitInAFinalizerLeavesTheOthersToRun() throws {
+    let atEnd = """
+      k1 = setmetatable({}, {__gc = function() print('gc1') end})
+      k2 = setmetatable({}, {__gc = function() print('gc2 exits') os.exit(5, true) end})
+      k3 = setmetatable({}, {__gc = function() print('gc3') end})
+      print('end of script')
+      """
+    let inCollect = """
+      local a = setmetatable({}, {__gc = function() print('gc a') end})
+      local b = setmetatable({}, {__gc = function() print('gc b exits') os.exit(2, true) end})
+      local c = setmetatable({}, {__gc = function() print('gc c') end})
+      keep = setmetatable({}, {__gc = function() print('gc keep') end})
+      a, b, c = nil, nil, nil
+      collectgarbage()
+      print('not reached')
+      """
+    for (code, status, output) in [
+      (atEnd, Int32(5), "end of script\ngc3\ngc2 exits\ngc1\n"),
+      (inCollect, 2, "gc c\ngc b exits\ngc a\ngc keep\n"),
+    ] {
+      let script = try Luahost.temporaryFile(code)
+      defer { try? FileManager.default.removeItem(atPath: script) }
+      let stock = try StockLua.run([script])
+      #expect(stock.stdout == output && stock.status == status, "lua5.4: \(stock.stdout)")
+      for trust in [["--trusted"], ["--allow", "os"]] {
+        let ours = try Luahost.run(trust + [script])
+        #expect(ours.status == status, "\(trust): \(ours.stderr)")
+        #expect(ours.stdout == output, "\(trust)")
       }
     }
   }

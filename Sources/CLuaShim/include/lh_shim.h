@@ -91,6 +91,7 @@ typedef struct lh_state {
   lua_Integer fin_count; /* objects registered for a finalizer so far (their order) */
   lua_State *fin_thread; /* where finalizers run at a safe point (lh_gc.c), or NULL */
   int finalizing;     /* script finalizers are running now (lh_drain_finalizers) */
+  lua_Integer fin_next; /* the entry of the drained queue that runs now */
   unsigned signals_taken; /* Ctrl-C stops raised so far (lh_stop.c) */
   lua_State *stepping; /* the thread running lh_step now, and the coroutine it resumes: */
   lua_State *stepped;  /* an error raised from the step is recorded with stepped's frames */
