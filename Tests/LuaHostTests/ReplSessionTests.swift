@@ -64,7 +64,11 @@ import ViewTree
   /// the views it leaves out: each line repeats its ancestors' indent, so a chain 100,000
   /// views deep took gigabytes and minutes (a hostile review: 7 GB after 30 s).
   @Test func treeDrawingIsBounded() throws {
-    _ = session.submit(
+    // No deadline on building the tree: each `add` takes the process's tree lock, which
+    // the other suites' tests hold too, and under a sanitizer the 10 s default ran out
+    // (the tree was left half built, a fresh-clone run).
+    try session.tree.withState { $0.timeout = nil }
+    let built = session.submit(
       """
       local top = ui.group{ id = "g" }
       for i = 1, 20000 do local p = ui.group{ id = "g" } p:add(top) top = p end
@@ -72,6 +76,7 @@ import ViewTree
       local wide = ui.root:add(ui.group{ id = "wide" })
       for i = 1, 6000 do wide:add(ui.text{ id = "w" }) end
       """)
+    #expect(built == .output(""), "\(built)")
     let lines = output(".tree").split(separator: "\n", omittingEmptySubsequences: false)
     #expect(lines.count <= ReplSession.treeLineLimit + 2)
     #expect(lines.allSatisfy { $0.count < 8 * ReplSession.treeDepthLimit + 200 })
