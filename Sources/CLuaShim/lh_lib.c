@@ -277,46 +277,6 @@ static int lh_sort_direct(lua_State *L) {
   return objects ? LH_SORT_DIRECT_COPY : LH_SORT_DIRECT_PLAIN;
 }
 
-/* The table a sort with a Lua __lt reads (an empty table, whose metamethods have upvalues:
- * 1 the copy, 2 its length, 3 the script's table): it reads the copy, and each write goes
- * to the copy and then to the script's table, through its metamethods as stock's sort
- * writes (so the script sees the table as stock's sort leaves it, also after an error).
- * What the script writes to its table during the sort is what the sort does not see. */
-static int lh_copy_index(lua_State *L) {
-  lua_rawgeti(L, lua_upvalueindex(1), lua_tointeger(L, 2));
-  return 1;
-}
-
-static int lh_copy_newindex(lua_State *L) {
-  lua_settop(L, 3);
-  lua_Integer i = lua_tointeger(L, 2);
-  lua_pushvalue(L, 3);
-  lua_rawseti(L, lua_upvalueindex(1), i);
-  lua_seti(L, lua_upvalueindex(3), i);
-  return 0;
-}
-
-static int lh_view_len(lua_State *L);
-
-/* Replaces the table at 1 (n elements, checked by lh_sort_direct) with its copy's view. */
-static void lh_pushcopyview(lua_State *L, lua_Integer n) {
-  static const luaL_Reg meta[] = {
-    {"__index", lh_copy_index}, {"__newindex", lh_copy_newindex}, {"__len", lh_view_len}, {NULL, NULL},
-  };
-  lua_createtable(L, 0, 0);
-  lua_createtable(L, 0, 3);
-  lua_createtable(L, (int)n, 0);
-  for (lua_Integer i = 1; i <= n; i++) {
-    lua_rawgeti(L, 1, i);
-    lua_rawseti(L, -2, i);
-  }
-  lua_pushinteger(L, n);
-  lua_pushvalue(L, 1);
-  luaL_setfuncs(L, meta, 3);
-  lua_setmetatable(L, -2);
-  lua_replace(L, 1);
-}
-
 /* A stand-in for an object whose length comes from __len, handed to liblua's sort once
  * lh_sort has read that length (so __len runs once, as in stock): an empty table whose
  * metamethods read and write the object (upvalue 1), through its own metamethods, and
@@ -347,6 +307,44 @@ static void lh_pushview(lua_State *L, int obj, lua_Integer n) {
   lua_pushinteger(L, n);
   luaL_setfuncs(L, meta, 2);
   lua_setmetatable(L, -2);
+}
+
+/* The table a sort with a Lua __lt reads (an empty table, whose metamethods have upvalues:
+ * 1 the copy, 2 its length, 3 the script's table): it reads the copy, and each write goes
+ * to the copy and then to the script's table, through its metamethods as stock's sort
+ * writes (so the script sees the table as stock's sort leaves it, also after an error).
+ * What the script writes to its table during the sort is what the sort does not see. */
+static int lh_copy_index(lua_State *L) {
+  lua_rawgeti(L, lua_upvalueindex(1), lua_tointeger(L, 2));
+  return 1;
+}
+
+static int lh_copy_newindex(lua_State *L) {
+  lua_settop(L, 3);
+  lua_Integer i = lua_tointeger(L, 2);
+  lua_pushvalue(L, 3);
+  lua_rawseti(L, lua_upvalueindex(1), i);
+  lua_seti(L, lua_upvalueindex(3), i);
+  return 0;
+}
+
+/* Replaces the table at 1 (n elements, checked by lh_sort_direct) with its copy's view. */
+static void lh_pushcopyview(lua_State *L, lua_Integer n) {
+  static const luaL_Reg meta[] = {
+    {"__index", lh_copy_index}, {"__newindex", lh_copy_newindex}, {"__len", lh_view_len}, {NULL, NULL},
+  };
+  lua_createtable(L, 0, 0);
+  lua_createtable(L, 0, 3);
+  lua_createtable(L, (int)n, 0);
+  for (lua_Integer i = 1; i <= n; i++) {
+    lua_rawgeti(L, 1, i);
+    lua_rawseti(L, -2, i);
+  }
+  lua_pushinteger(L, n);
+  lua_pushvalue(L, 1);
+  luaL_setfuncs(L, meta, 3);
+  lua_setmetatable(L, -2);
+  lua_replace(L, 1);
 }
 
 /* upvalue 1: liblua's table.sort. Its argument checks run here first, in its order (raised

@@ -39,6 +39,18 @@ import ViewTree
     return number
   }
 
+  /// Loads `unloading` as `p` (by hand), then saves `next` over it with a watcher set:
+  /// the watcher's first event. For `on_unload`'s handoff from one version to the next.
+  func reloadWatched(from unloading: String, to next: String) async throws -> PluginWatcher.Event? {
+    try write(unloading)
+    _ = try host.hotReload("p")
+    let watcher = try host.watch(folder)
+    defer { watcher.stop() }
+    var events = watcher.events.makeAsyncIterator()
+    try write(next)
+    return await events.next()
+  }
+
   func alert(of name: String = "p") -> String? {
     host.withTree { _ in host.plugin(named: name)?.panel.alert?.message }
   }
@@ -163,13 +175,10 @@ import ViewTree
 
   /// `on_unload`'s error is the plugin's text: its report shows it escaped, on one line.
   @Test func anOnUnloadErrorIsReportedEscaped() async throws {
-    try write("function on_unload() error('\\27[2Jgone\\n[q] forged', 0) end")
-    _ = try host.hotReload("p")
-    let watcher = try host.watch(folder)
-    defer { watcher.stop() }
-    var events = watcher.events.makeAsyncIterator()
-    try write("function version() return 9 end")
-    #expect(await events.next() == .reloaded("p"))
+    let event = try await reloadWatched(
+      from: "function on_unload() error('\\27[2Jgone\\n[q] forged', 0) end",
+      to: "function version() return 9 end")
+    #expect(event == .reloaded("p"))
     let reports = lines.withLock { $0 }.filter { $0.contains("on_unload failed") }
     #expect(
       reports == [
@@ -178,13 +187,10 @@ import ViewTree
   }
 
   @Test func aCyclicOnUnloadValueIsRefusedAndTheNewVersionStartsWithout() async throws {
-    try write("function on_unload() local t = {} t.t = t return t end")
-    _ = try host.hotReload("p")
-    let watcher = try host.watch(folder)
-    defer { watcher.stop() }
-    var events = watcher.events.makeAsyncIterator()
-    try write("local previous = ...\nfunction version() return previous == nil and 8 or 0 end")
-    #expect(await events.next() == .reloaded("p"))
+    let event = try await reloadWatched(
+      from: "function on_unload() local t = {} t.t = t return t end",
+      to: "local previous = ...\nfunction version() return previous == nil and 8 or 0 end")
+    #expect(event == .reloaded("p"))
     #expect(version() == 8)
     #expect(lines.withLock { $0 }.contains { $0.contains("nests more than 32 tables") })
   }

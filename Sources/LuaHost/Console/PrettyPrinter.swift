@@ -65,7 +65,7 @@ public struct PrettyPrinter {
         let rendered = format(pair.value, depth: depth + 1, visiting: &visiting, visits: &visits)
         if case .integer(let i) = pair.key, i == Int64(index) + 1 {
           items.append(rendered)
-        } else if case .string(let s) = pair.key, let name = s.string, Self.isIdentifier(name) {
+        } else if case .string(let s) = pair.key, let name = s.string, name.isLuaName {
           items.append("\(name) = \(rendered)")
         } else {
           items.append(
@@ -96,20 +96,6 @@ public struct PrettyPrinter {
       }
     }
     return pairs.sorted { rank($0.key) < rank($1.key) }
-  }
-
-  static func isIdentifier(_ name: String) -> Bool {
-    let keywords: Set<String> = [
-      "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if", "in",
-      "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while",
-    ]
-    guard let first = name.unicodeScalars.first,
-      first == "_" || (first.isASCII && first.properties.isAlphabetic)
-    else { return false }
-    return !keywords.contains(name)
-      && name.unicodeScalars.allSatisfy {
-        $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)))
-      }
   }
 
   /// A Lua string literal for `s`, escaping quotes, control bytes and invalid UTF-8.

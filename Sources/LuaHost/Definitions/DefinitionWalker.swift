@@ -168,15 +168,9 @@ struct DefinitionWalker {
 
 /// Lua names: what an editor can complete after `.` and a config can use as a key.
 enum LuaName {
-  /// Lua's reserved words, which look like names but are not.
-  static let keywords: Set<String> = [
-    "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if",
-    "in", "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while",
-  ]
-
-  /// Whether `text` is a Lua name: ASCII letters, digits and `_`, not starting with a
-  /// digit, and not a reserved word.
+  /// Whether `text` is a Lua name (`String.isLuaName`) of at most 64 bytes, as a
+  /// component's names are.
   static func isIdentifier(_ text: String) -> Bool {
-    ScriptedComponent.isName(text) && !keywords.contains(text)
+    text.utf8.count <= 64 && text.isLuaName
   }
 }
