@@ -37,7 +37,7 @@ static int lh_async_trampoline(lua_State *L) {
     return luaL_error(L, "attempt to call an async function outside a task-driven coroutine "
                          "(not inside coroutine.wrap or coroutine.resume)");
   if (!lua_isyieldable(L)) return luaL_error(L, "attempt to yield across a C-call boundary");
-  if (lh_dispatchboxed(L) < 0) return lua_error(L);
+  if (lh_dispatchboxed(L) < 0) return lh_raiseswifterror(L);
   lua_settop(L, 0);
   lua_pushlightuserdata(L, (void *)&lh_async_marker);
   return lua_yieldk(L, 1, 0, lh_async_k);

@@ -102,11 +102,19 @@ static inline __attribute__((always_inline)) int lh_dispatch(lua_State *L) {
 
 int lh_dispatchboxed(lua_State *L) { return lh_dispatch(L); }
 
-/* The only place a Swift closure's failure becomes a Lua error: lh_swift_dispatch has
- * returned, so no Swift frame is left between here and the enclosing pcall. */
+/* Where a Swift closure's failure becomes a Lua error: lh_swift_dispatch has returned, so
+ * no Swift frame is left between here and the enclosing pcall. A stop pending now is
+ * raised instead of the closure's error: a Swift loop over data the script controls gives
+ * up when it sees one (LuaState.checkForStop), and its error must not be one a pcall can
+ * catch and the outermost caller report in place of the timeout. */
+int lh_raiseswifterror(lua_State *L) {
+  lh_poll(L, 0);
+  return lua_error(L);
+}
+
 static int lh_trampoline(lua_State *L) {
   int n = lh_dispatch(L);
-  if (n < 0) return lua_error(L);
+  if (n < 0) return lh_raiseswifterror(L);
   return n;
 }
 
@@ -169,7 +177,7 @@ static int lh_index_trampoline(lua_State *L) {
     lua_pushnil(L);
   }
   int n = lh_dispatch(L);
-  if (n < 0) return lua_error(L);
+  if (n < 0) return lh_raiseswifterror(L);
   return n;
 }
 

@@ -139,6 +139,9 @@ static inline void lh_leave(lua_State *L, lh_state *S) {
 /// raises the pending stop, if any. [-0, +0]; raises. Call only from a lua_CFunction (or a
 /// lua_Reader), where no Swift frame lies between here and the enclosing protected call.
 void lh_poll(lua_State *L, long long steps);
+/// Raises the error value a Swift closure left on top, or the stop pending now if there is
+/// one (lh_box.c). For the C functions that run a Swift closure, after it returned. Raises.
+int lh_raiseswifterror(lua_State *L);
 
 /// Resumes co with narg values from L's top, as coroutine.resume does, keeping `running`
 /// current and raising a pending stop in L: pushes the results and returns their number,

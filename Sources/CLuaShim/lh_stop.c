@@ -133,6 +133,8 @@ void lh_poll(lua_State *L, long long steps) {
   if (reason != LH_STOP_NONE) lh_raise(L, S, reason);
 }
 
+int lh_poll_pending(lua_State *L, long long steps) { return lh_pending(lh_getstate(L), steps); }
+
 /* The hook of every stop and of the budget. With no reason pending it only charges the
  * budget, and a thread left hooked by an earlier stop drops back to the budget's hook. */
 static void lh_stophook(lua_State *L, lua_Debug *ar) {

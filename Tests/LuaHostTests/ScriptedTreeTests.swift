@@ -256,12 +256,12 @@ extension ScriptedWindowSuite {
       """
       local g = ui.root:add(ui.boundary{id = 'g'})
       local parent = g
-      for i = 1, 1000 do parent = parent:add(ui.stack{id = 'n' .. i}) end
+      for i = 1, 997 do parent = parent:add(ui.stack{id = 'n' .. i}) end
       local leaf = parent:add(ui.button{id = 'leaf', on_tap = function() error('from the bottom', 0) end})
       leaf:tap()
       return leaf.depth, g.alert.message
       """, name: "=test")
-    #expect(results == [1002, "from the bottom"])
+    #expect(results == [999, "from the bottom"])
   }
 
   @Test func badArgumentsAreLuaErrors() throws {

@@ -166,6 +166,12 @@ int lh_stop_reason(lua_State *L, int idx);
 void lh_clearstop(lua_State *L);
 /// The stop pending in L's state now (LH_STOP_NONE: none). On the owner's thread. [-0, +0]
 int lh_stop_pending(lua_State *L);
+/// For a Swift function that Lua called and that loops over data a script controls:
+/// charges `steps` to the instruction budget, as the sandbox's C loops do (lh_poll), and
+/// returns the stop pending now (LH_STOP_NONE: none) without raising it. The Swift function
+/// then fails, and its trampoline raises the stop (lh_raiseswifterror). On the owner's
+/// thread. [-0, +0]
+int lh_poll_pending(lua_State *L, long long steps);
 /// Ends a stop now, whatever the depth: for a nested call that had a deadline of its own
 /// which has passed, while the outer call's has not. [-0, +0]
 void lh_endstop(lua_State *L);

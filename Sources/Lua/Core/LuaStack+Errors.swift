@@ -22,15 +22,8 @@ extension LuaStack {
     }
     let traceback = LuaTraceback(taking: lh_take_trace(L))
     defer { pop() }
-    switch lh_stop_reason(L, -1) {
-    case Int32(LH_STOP_TIMEOUT):
-      return LuaError(kind: .timeout, message: "execution timed out", traceback: traceback)
-    case Int32(LH_STOP_INTERRUPT):
-      return LuaError(kind: .interrupted, message: "interrupted", traceback: traceback)
-    case Int32(LH_STOP_BUDGET):
-      return LuaError(
-        kind: .instructionLimit, message: "instruction limit exceeded", traceback: traceback)
-    default: break
+    if let stop = LuaError(stopReason: lh_stop_reason(L, -1), traceback: traceback) {
+      return stop
     }
     if let box = object(at: -1) as? SwiftErrorBox {
       if var carried = box.error as? LuaError {
@@ -97,5 +90,22 @@ extension LuaStack {
       if (try? push(luaError.value)) != nil { return }
     }
     if (try? pushObject(SwiftErrorBox(error), cached: false)) == nil { lua_pushnil(L) }
+  }
+}
+
+extension LuaError {
+  /// The error of a stop (an LH_STOP_* reason), or nil for none and for a Ctrl-C, which
+  /// raises an ordinary error ("interrupted!").
+  init?(stopReason: Int32, traceback: LuaTraceback = LuaTraceback()) {
+    switch stopReason {
+    case Int32(LH_STOP_TIMEOUT):
+      self.init(kind: .timeout, message: "execution timed out", traceback: traceback)
+    case Int32(LH_STOP_INTERRUPT):
+      self.init(kind: .interrupted, message: "interrupted", traceback: traceback)
+    case Int32(LH_STOP_BUDGET):
+      self.init(
+        kind: .instructionLimit, message: "instruction limit exceeded", traceback: traceback)
+    default: return nil
+    }
   }
 }

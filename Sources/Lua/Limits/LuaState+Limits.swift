@@ -72,6 +72,23 @@ extension LuaState {
     }
   }
 
+  /// For a Swift function that Lua called and that loops over data the script controls (a
+  /// search of a large tree, a list built from a long collection): charges `steps` to the
+  /// ``instructionLimit``, as the sandbox's own long C functions do, and throws if the
+  /// running call must stop (its ``timeout`` or ``endOfRun`` has passed, it was
+  /// interrupted, or its budget is spent). The function then lets the error propagate, and
+  /// Lua raises the stop itself in its place, which `pcall` cannot catch. Call it every few
+  /// hundred steps: it costs a load of the stop word, and no stop waits for more than one
+  /// such batch.
+  ///
+  /// - Throws: a `timeout`, `interrupted` or `instructionLimit` ``LuaError`` when a stop
+  ///   is pending; a `usage` error when the state is closed or used without its lock.
+  public func checkForStop(charging steps: Int = 0) throws {
+    let reason = lh_poll_pending(try core.thread(), Int64(clamping: steps))
+    guard reason != LH_STOP_NONE else { return }
+    throw LuaError(stopReason: reason) ?? LuaError(kind: .interrupted, message: "interrupted!")
+  }
+
   /// A handle that interrupts this state's running code from any thread (the call that
   /// runs as it is used; with none running it does nothing).
   public var interruptHandle: LuaInterruptHandle { LuaInterruptHandle(target: core.stopTarget) }

@@ -10,7 +10,11 @@ extension ScriptedTree {
       "find",
       function { tree, arguments in
         let id = try String(luaValue: arguments.first ?? .nil)
-        return [try View.treeLock.withLock { try tree.value(tree.root.findForScript(id)) }]
+        return [
+          try View.treeLock.withLock {
+            try tree.value(tree.root.findForScript(id, checkingForStop: tree.checkForStop))
+          }
+        ]
       })
     try module.set(
       "error", function { tree, arguments in [try tree.makeErrorValue(arguments.first ?? .nil)] })

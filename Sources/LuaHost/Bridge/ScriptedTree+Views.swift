@@ -67,7 +67,13 @@ extension ScriptedTree {
         "children",
         get: locked { view in
           let tree = try tree()
-          return try tree.lua.value(view.children.map { try tree.value($0) })
+          var listed = 0
+          return try tree.lua.value(
+            view.children.map { child in
+              listed += 1
+              if listed % View.scriptWalkBatch == 0 { try tree.checkForStop() }
+              return try tree.value(child)
+            })
         })
       for name in ["title", "text"] {
         type.property(
@@ -152,7 +158,9 @@ extension ScriptedTree {
       type.method(
         "find",
         lockedMethod { view, arguments in
-          [try tree().value(view.findForScript(string(arguments.first ?? .nil)))]
+          let tree = try tree()
+          let id = try string(arguments.first ?? .nil)
+          return [try tree.value(view.findForScript(id, checkingForStop: tree.checkForStop))]
         })
       /// The optional 1-based position argument at `index`. Any integer is accepted here:
       /// `place` checks the range, and names the position as the script gave it.

@@ -197,15 +197,49 @@ public final class ScriptedTree {
     }
   }
 
+  /// The deepest a script may put a view: how many ancestors it may have, counted to the
+  /// top of its tree (the host's window, or the top of a subtree the script has not added
+  /// yet). Everything that walks up from a view (reach and ownership checks, `path`,
+  /// environment reads, error routing) costs its depth, under the process-wide tree lock
+  /// and between two of Lua's stop checks, so an unbounded depth let a script make every
+  /// call on its deepest view as slow as its memory allowed (a chain 380,000 views deep
+  /// under the default 256 MB: 35–95 ms a call). Views the host's Swift code places are
+  /// not limited.
+  public static let maximumDepth = 1_000
+
+  /// Throws unless `child`, and every view below it, would stay within ``maximumDepth``
+  /// under `parent`. A move that puts the subtree no deeper than it is costs two walks up;
+  /// one that puts it deeper also walks the subtree, stopping at the first view too deep.
+  func checkDepth(of child: View, in parent: View) throws {
+    let depth = parent.depth + 1
+    guard depth > child.depth else { return }
+    let room = Self.maximumDepth - depth
+    guard try room < 0 || child.height(notCountingPast: room, checkingForStop: checkForStop) > room
+    else { return }
+    throw LuaError(
+      kind: .runtime,
+      message:
+        "cannot place the view there: it or a view inside it would be more than \(Self.maximumDepth) levels deep"
+    )
+  }
+
+  /// Throws if the running script must stop (see `LuaState.checkForStop(charging:)`),
+  /// charging a batch of walked views to its instruction budget: for walks whose length the
+  /// script chooses.
+  func checkForStop() throws {
+    try lua.checkForStop(charging: View.scriptWalkBatch)
+  }
+
   /// Moves `child` under `parent` (at the 1-based `position`, or last), after the checks
-  /// every move from Lua makes: `ui.root` stays put, both views are within reach, and
-  /// neither may belong to another state.
+  /// every move from Lua makes: `ui.root` stays put, both views are within reach, neither
+  /// may belong to another state, and no view goes deeper than ``maximumDepth``.
   func place(_ child: View, in parent: View, atPosition position: Int?) throws {
     try checkReach(child)
     try checkReach(parent)
     try checkMovable(child, "move")
     try checkOwned(child, "move")
     try checkOwned(parent, "move into")
+    try checkDepth(of: child, in: parent)
     // Lua counts from 1: a position below 1 is out of range, named as the script gave it.
     let index = position.map { $0 > 0 ? $0 - 1 : -1 }
     do {

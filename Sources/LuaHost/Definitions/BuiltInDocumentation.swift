@@ -83,9 +83,11 @@ enum BuiltInDocumentation {
       "The first view with this id in this view's subtree, depth first (itself first)."),
     "View:add": .function(
       ["child: View", "position?: integer"], returns: ["View"],
-      "Moves child into this view, last or at position (from 1), and returns it."),
+      "Moves child into this view, last or at position (from 1), and returns it. No view goes more than 1000 levels deep."
+    ),
     "View:move": .function(
-      ["parent: View", "position?: integer"], "Moves this view into parent, last or at position."),
+      ["parent: View", "position?: integer"],
+      "Moves this view into parent, last or at position. No view goes more than 1000 levels deep."),
     "View:remove": .function(
       returns: ["boolean"],
       "Takes the view out of its parent (cancelling its work); whether it had one."),

@@ -87,7 +87,7 @@ function ui.window(spec) end
 ---@field value string The value of a text field; setting a new one runs on_change.
 local View = {}
 
----Moves child into this view, last or at position (from 1), and returns it.
+---Moves child into this view, last or at position (from 1), and returns it. No view goes more than 1000 levels deep.
 ---@param child View
 ---@param position? integer
 ---@return View
@@ -102,7 +102,7 @@ function View:dismiss() end
 ---@return View?
 function View:find(id) end
 
----Moves this view into parent, last or at position.
+---Moves this view into parent, last or at position. No view goes more than 1000 levels deep.
 ---@param parent View
 ---@param position? integer
 function View:move(parent, position) end
