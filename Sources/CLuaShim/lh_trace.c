@@ -89,10 +89,11 @@ static int lh_may_be_loaded(const lua_Debug *ar) {
  * rather than "method 'rep'"); without (the allocator's record of a memory error, which
  * must not touch the stack), by Lua's own name for it. */
 static void lh_record(lua_State *L, lua_State *H, lua_Debug *ar, int level, lh_frame *f) {
-  lua_getinfo(L, "Sln", ar);
+  lua_getinfo(L, "Slnt", ar);
   f->level = level;
   f->currentline = ar->currentline;
   f->linedefined = ar->linedefined;
+  f->istailcall = ar->istailcall;
   lh_copy(f->what, sizeof f->what, ar->what);
   lh_copy(f->namewhat, sizeof f->namewhat, ar->namewhat);
   lh_copy(f->name, sizeof f->name, ar->name);

@@ -114,6 +114,10 @@ import Testing
     "function g() string.format('%d', 'x') end local function f() g() end f()",
     "local m = {f = function() error('in f') end} m.f()",
     "coroutine.wrap(function() error('w') end)()",
+    // A frame entered by a tail call is followed by "(...tail calls...)".
+    "local function f() error('t') end local function g() return f() end g()",
+    "local function f(n) if n == 0 then error('deep') end return f(n - 1) end f(3)",
+    "local function g() return error('c') end g()",
   ])
   func anUncaughtErrorsReportIsLuas(_ code: String) throws {
     let (_, expected) = try Self.stock(["-e", code])

@@ -33,6 +33,7 @@ typedef struct lh_frame {
   int level;
   int currentline;
   int linedefined;
+  int istailcall;      /* the frame was entered by a tail call: frames above it are gone */
   char what[8];        /* "Lua", "C", "main" */
   char namewhat[16];   /* "global", "local", "method", "field", "upvalue", "" */
   char name[64];

@@ -51,6 +51,8 @@ public struct LuaTraceback: Sendable, CustomStringConvertible {
       }
       previousLevel = frame.level
       text += "\n\t" + frame.description
+      // As luaL_traceback marks the frames that a tail call replaced.
+      if frame.isTailCall { text += "\n\t(...tail calls...)" }
     }
     return text
   }
@@ -82,12 +84,17 @@ public struct LuaFrame: Hashable, Sendable, CustomStringConvertible {
   public var nameKind: String?
   /// The line where the function was defined.
   public var lineDefined: Int
+  /// Whether the function was entered by a tail call, so that the frames of its callers
+  /// down to the next recorded one are gone (`debug.traceback` prints
+  /// `(...tail calls...)` below it).
+  public var isTailCall: Bool
 
   init(_ raw: lh_frame) {
     var raw = raw
     level = Int(raw.level)
     line = Int(raw.currentline)
     lineDefined = Int(raw.linedefined)
+    isTailCall = raw.istailcall != 0
     kind = Kind(rawValue: Self.string(&raw.what)) ?? .c
     source = Self.string(&raw.source)
     let name = Self.string(&raw.name)
