@@ -190,17 +190,26 @@ import ViewTree
   /// No verdict here depends on speed (CI runs this under ThreadSanitizer on a loaded
   /// machine, where a one-minute limit on 2 MiB failed): it checks the escaped output of
   /// 512 KiB, which the old code took about 50 s to make and the linear code makes in well
-  /// under one. The hang guard is the suite-wide one.
+  /// under one. The hang guard is the suite-wide one. An uncaught error shows its whole
+  /// message; an alert shows its first `AlertFormatter.textLimit` bytes.
   @Test func aHugeMessageOfControlsIsShownEscaped() throws {
-    let result = try Luahost.run([
+    let message = "('\\27'):rep(1 << 19) .. 'end'"
+    let uncaught = try Luahost.run(["-e", "error(\(message), 0)"])
+    let alerted = try Luahost.run([
       "-e",
-      "ui.root:add(ui.button{id = 'b', on_tap = function() error(('\\27'):rep(1 << 19) .. 'end', 0) end}):tap()",
+      "ui.root:add(ui.button{id = 'b', on_tap = function() error(\(message), 0) end}):tap()",
     ])
     // Read as bytes: a substring search of 6 MB of output is slow in a debug build.
-    let output = Array((result.stdout + result.stderr).utf8)
+    let output = Array(uncaught.stderr.utf8)
     #expect(!output.contains(0x1B))
     #expect(output.count(where: { $0 == UInt8(ascii: "\\") }) >= 1 << 19)
     #expect(output.firstRange(of: Array("\\27\\27end".utf8)) != nil)
+    let alert = Array((alerted.stdout + alerted.stderr).utf8)
+    #expect(!alert.contains(0x1B))
+    #expect(alert.count(where: { $0 == UInt8(ascii: "\\") }) == AlertFormatter.textLimit)
+    #expect(
+      alert.firstRange(
+        of: Array("\\27… (\((1 << 19) + 3 - AlertFormatter.textLimit) more bytes)".utf8)) != nil)
   }
 
   @Test func namesAndIdsAreTheirBytesAsInLua() throws {

@@ -102,6 +102,33 @@ import ViewTree
     #expect(host.plugins.count == 1)
   }
 
+  /// A new version's main chunk runs before its panel takes the old one's place, with its
+  /// `ui.root` in no tree (depth 0): the depth limit could not count the levels above the
+  /// panel then, and the swap put the new version's views up to a thousand levels deeper
+  /// than the limit (a hostile review). The swap checks them: the old version stays, and
+  /// says why.
+  @Test func aReloadWhoseViewsWouldGoTooDeepKeepsTheOldVersion() throws {
+    try View.treeLock.withLock {
+      var parent = root
+      for _ in 0..<900 { parent = try parent.add(View.stack(id: "h")) }
+      try container.move(to: parent)
+    }
+    try write("local v = ui.root for i = 1, 150 do v = v:add(ui.stack{}) end version = 2")
+    let error = try #require(throws: PluginError.self) { try host.hotReload("p") }
+    guard case .reloadFailed("p", let reason, _) = error else {
+      Issue.record("\(error)")
+      return
+    }
+    #expect(
+      reason == "its views would go more than \(ScriptedTree.maximumDepth) levels deep in the tree")
+    #expect(version() == 1)
+    try write(
+      "local v = ui.root for i = 1, 50 do v = v:add(ui.stack{}) end function version() return 3 end"
+    )
+    _ = try host.hotReload("p")
+    #expect(version() == 3)
+  }
+
   @Test func aDeletedFileUnloadsThePlugin() async throws {
     let watcher = try host.watch(folder)
     defer { watcher.stop() }

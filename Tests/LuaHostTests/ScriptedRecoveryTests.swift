@@ -307,6 +307,25 @@ private struct GoneOffline: RecoverableError, CustomStringConvertible {
     let big = View.boundary(id: "x")
     big.environment.errorHandler.handle(LongMessage(text: String(repeating: "y", count: 1 << 20)))
     let huge = try #require(big.alert)
-    #expect(AlertFormatter.box(huge).contains("more characters)"))
+    #expect(AlertFormatter.box(huge).contains("… (\((1 << 20) - 4096) more bytes)"))
+  }
+
+  /// The plain form shows at most `AlertFormatter.textLimit` bytes of each text, cut at the
+  /// end of a character: the alert is shown under the tree lock, and a 50 MB message held
+  /// every other script's call into the tree for 3.4 s (a hostile review).
+  @Test func thePlainFormShowsABoundedPartOfAHugeMessage() throws {
+    let limit = AlertFormatter.textLimit
+    let boundary = View.boundary(id: "x")
+    // Three bytes a character: the limit falls inside one.
+    boundary.environment.errorHandler.handle(
+      LongMessage(text: String(repeating: "€", count: limit)))
+    let alert = try #require(boundary.alert)
+    let plain = AlertFormatter.plain(alert)
+    let message = try #require(plain.split(separator: "\n").first { $0.hasPrefix("  message: ") })
+    let kept = limit - limit % 3
+    #expect(
+      message == "  message: " + String(repeating: "€", count: kept / 3)
+        + "… (\(3 * limit - kept) more bytes)")
+    #expect(alert.message.utf8.count == 3 * limit)
   }
 }

@@ -64,6 +64,26 @@ import ViewTree
     #expect(results == [.string(LuaString(Self.tooDeep)), true, 1000, 501])
   }
 
+  /// An id is at most `maximumIDLength` bytes: it is part of every path below it, which
+  /// each alert from there carries. The length is checked before the string is converted.
+  @Test func idsHaveAMaximumLength() throws {
+    let limit = ScriptedTree.maximumIDLength
+    let results = try run(
+      """
+      local fits = ui.root:add(ui.stack{id = ('x'):rep(\(limit))})
+      local ok, e = pcall(ui.stack, {id = ('x'):rep(\(limit + 1))})
+      local ok2, e2 = pcall(function() fits.id = ('y'):rep(1 << 20) end)
+      return #fits.id, e, e2, #fits.path
+      """)
+    #expect(
+      results == [
+        .integer(Int64(limit)),
+        .string(LuaString("bad view id: \(limit + 1) bytes long (at most \(limit))")),
+        .string(LuaString("bad view id: \(1 << 20) bytes long (at most \(limit))")),
+        .integer(Int64(limit + 5)),
+      ])
+  }
+
   /// Walks whose length the script chooses check for a stop, and charge each view they
   /// visit to the instruction budget as the sandbox's long C functions charge their steps:
   /// before, a hundred `find`s over 20,000 views cost the script's budget almost nothing.

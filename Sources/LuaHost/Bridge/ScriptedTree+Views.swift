@@ -49,6 +49,7 @@ extension ScriptedTree {
         "id", get: locked { .string(LuaString($0.id)) },
         set: lockedSet { view, value in
           try tree().checkMovable(view, "rename")
+          if case .string(let text) = value { try ScriptedTree.checkIDLength(text.bytes.count) }
           let id = try string(value)
           try ScriptedTree.checkID(id)
           try tree().recharge(view, from: view.id.utf8.count, to: id.utf8.count)
@@ -155,13 +156,15 @@ extension ScriptedTree {
           handler, get: { _ in .nil },
           set: lockedSet { view, value in try tree().setHandler(handler, of: view, to: value) })
       }
-      type.method(
-        "find",
-        lockedMethod { view, arguments in
+      // The id is converted before the tree lock is taken: its length is the script's.
+      type.method("find") { view, arguments in
+        let id = try string(arguments.first ?? .nil)
+        return try View.treeLock.withLock {
           let tree = try tree()
-          let id = try string(arguments.first ?? .nil)
+          try tree.checkReach(view)
           return [try tree.value(view.findForScript(id, checkingForStop: tree.checkForStop))]
-        })
+        }
+      }
       /// The optional 1-based position argument at `index`. Any integer is accepted here:
       /// `place` checks the range, and names the position as the script gave it.
       func position(_ arguments: [LuaValue], _ index: Int) throws -> Int? {

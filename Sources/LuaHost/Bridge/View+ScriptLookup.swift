@@ -41,7 +41,7 @@ extension View {
   /// further than one past `limit`: the walk stops at the first view deeper than `limit`
   /// below this one. Calls `check` every ``scriptWalkBatch`` views. Call
   /// holding the tree lock.
-  func height(notCountingPast limit: Int, checkingForStop check: () throws -> Void) throws
+  func height(notCountingPast limit: Int, checkingForStop check: () throws -> Void) rethrows
     -> Int
   {
     var height = 0

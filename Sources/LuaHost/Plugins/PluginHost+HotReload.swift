@@ -48,9 +48,17 @@ extension PluginHost {
       made.plugin.unload()
       throw failedReload(of: old, reason: (error as? LuaError)?.message ?? "\(error)")
     }
-    guard swap(old, for: made.plugin) else {
+    switch swap(old, for: made.plugin) {
+    case .swapped: break
+    case .gone:
       made.plugin.unload()
       throw PluginError.unknownPlugin(name)
+    case .tooDeep:
+      made.plugin.unload()
+      throw failedReload(
+        of: old,
+        reason:
+          "its views would go more than \(ScriptedTree.maximumDepth) levels deep in the tree")
     }
     old.unload()
     return made.plugin
@@ -89,22 +97,35 @@ extension PluginHost {
     return error
   }
 
-  /// Puts `new` in `old`'s place, in the list and in the container; false if `old` is not
-  /// loaded any more (another thread unloaded or replaced it).
-  private func swap(_ old: Plugin, for new: Plugin) -> Bool {
+  /// What became of a swap of one version of a plugin for another.
+  private enum SwapOutcome {
+    case swapped
+    /// `old` is not loaded any more (another thread unloaded or replaced it).
+    case gone
+    /// The new version's views would go deeper than `ScriptedTree.maximumDepth`: its main
+    /// chunk ran while its panel was in no tree (at depth 0), so the limit could not count
+    /// the levels above the panel then.
+    case tooDeep
+  }
+
+  /// Puts `new` in `old`'s place, in the list and in the container, if its views fit there.
+  private func swap(_ old: Plugin, for new: Plugin) -> SwapOutcome {
     View.treeLock.withLock {
       registry.withLock { registry in
-        guard let index = registry.plugins.firstIndex(where: { $0 === old }) else { return false }
+        guard let index = registry.plugins.firstIndex(where: { $0 === old }) else { return .gone }
+        let room = ScriptedTree.maximumDepth - container.depth - 1
+        let height = new.panel.height(notCountingPast: max(room, 0), checkingForStop: {})
+        guard room >= 0, height <= room else { return .tooDeep }
         let panelIndex = container.children.firstIndex { $0 === old.panel }
         _ = old.panel.removeFromParent()
         do {
           try insert(new.panel, at: panelIndex)
         } catch {
           try? insert(old.panel, at: panelIndex)
-          return false
+          return .gone
         }
         registry.plugins[index] = new
-        return true
+        return .swapped
       }
     }
   }

@@ -15,23 +15,25 @@ public enum AlertFormatter {
   ///   buttons: 1 Try again · 2 That sucks (default) (if there is more than one)
   ///   dismiss: That sucks
   /// ```
-  /// Every string a script chose shows its control characters escaped.
+  /// Every string a script chose shows its control characters escaped, and at most
+  /// ``textLimit`` bytes of it.
   public static func plain(_ alert: Alert) -> String {
-    let title = alert.title.visibleControls(keepingNewlines: false)
+    let title = alert.title.clipped().visibleControls(keepingNewlines: false)
     var lines = ["alert: \(title)" + (alert.count > 1 ? " ×\(alert.count)" : "")]
     lines.append(field("message", alert.message))
     if let reason = alert.failureReason { lines.append(field("reason", reason)) }
     if let suggestion = alert.recoverySuggestion { lines.append(field("suggestion", suggestion)) }
-    lines.append("  view: \(alert.path.visibleControls(keepingNewlines: false))")
+    lines.append("  view: \(alert.path.clipped().visibleControls(keepingNewlines: false))")
     if let location = alert.sourceLocation {
-      lines.append("  source: \(location.visibleControls(keepingNewlines: false))")
+      lines.append("  source: \(location.clipped().visibleControls(keepingNewlines: false))")
     }
     if let chain = chain(of: alert) { lines.append("  handlers: \(chain)") }
     if alert.actions.count > 1 {
       let buttons = labels(of: alert).enumerated().map { "\($0.offset + 1) \($0.element)" }
       lines.append("  buttons: \(buttons.joined(separator: " · ")) (default)")
     }
-    lines.append("  dismiss: \(alert.dismissLabel.visibleControls(keepingNewlines: false))")
+    lines.append(
+      "  dismiss: \(alert.dismissLabel.clipped().visibleControls(keepingNewlines: false))")
     return lines.joined(separator: "\n")
   }
 
@@ -41,7 +43,7 @@ public enum AlertFormatter {
   static func field(_ name: String, _ text: String) -> String {
     let indent = "\n" + String(repeating: " ", count: name.count + 4)
     return "  \(name): "
-      + text.visibleControls().split(separator: "\n", omittingEmptySubsequences: false)
+      + text.clipped().visibleControls().split(separator: "\n", omittingEmptySubsequences: false)
       .joined(separator: indent)
   }
 
@@ -73,16 +75,16 @@ public enum AlertFormatter {
     _ alert: Alert, width: Int = 72, bold: String = "", reset: String = "", selected: Int? = nil
   ) -> String {
     let title =
-      alert.title.visibleControls(keepingNewlines: false)
+      alert.title.clipped(toBytes: boxTextLimit).visibleControls(keepingNewlines: false)
       + (alert.count > 1 ? " ×\(alert.count)" : "")
     var body = wrap(clippedForBox(alert.message).visibleControls(), width: max(width - 4, 10))
     for extra in [alert.failureReason, alert.recoverySuggestion].compactMap({ $0 }) {
       body += wrap(clippedForBox(extra).visibleControls(), width: max(width - 4, 10))
     }
     body.append("")
-    body.append("view:   \(alert.path.visibleControls(keepingNewlines: false))")
+    body.append("view:   \(clippedForBox(alert.path).visibleControls(keepingNewlines: false))")
     if let location = alert.sourceLocation {
-      body.append("source: \(location.visibleControls(keepingNewlines: false))")
+      body.append("source: \(clippedForBox(location).visibleControls(keepingNewlines: false))")
     }
     if let chain = chain(of: alert) { body.append("handlers: \(chain)") }
     let button = buttons(of: alert, selected: selected)
@@ -152,15 +154,29 @@ public enum AlertFormatter {
     return result
   }
 
-  /// The most characters of a message a box shows; the rest is summed up in one line (the
-  /// plain form keeps it all).
+  /// The most bytes of a message a box shows; the rest is summed up in one line.
   static let boxTextLimit = 4096
 
-  /// `text`, cut to ``boxTextLimit`` characters with a note of how much was left out.
-  static func clippedForBox(_ text: String) -> String {
-    guard let end = text.index(text.startIndex, offsetBy: boxTextLimit, limitedBy: text.endIndex),
-      end < text.endIndex
-    else { return text }
-    return String(text[..<end]) + "… (\(text[end...].count) more characters)"
+  /// The most bytes of any one text of an alert (its message, title, path…) that either
+  /// form shows; the rest is summed up in one line. Alerts are shown while the tree lock is
+  /// held, and each byte costs its escaping: a 50 MB message held every other script's
+  /// call into the tree for 3.4 s. The whole message stays in the alert and its error.
+  public static let textLimit = 64 << 10
+
+  /// `text`, cut to ``boxTextLimit`` bytes with a note of how much was left out.
+  static func clippedForBox(_ text: String) -> String { text.clipped(toBytes: boxTextLimit) }
+}
+
+extension String {
+  /// The text cut to its first `limit` bytes (at the end of a Unicode scalar), with a note
+  /// of how many bytes were left out; the text itself when it fits. Costs `limit`, not the
+  /// text's length.
+  func clipped(toBytes limit: Int = AlertFormatter.textLimit) -> String {
+    let count = utf8.count
+    guard count > limit else { return self }
+    var end = utf8.index(utf8.startIndex, offsetBy: limit)
+    while end > utf8.startIndex, UTF8.isContinuation(utf8[end]) { utf8.formIndex(before: &end) }
+    let kept = self[..<end]
+    return kept + "… (\(count - kept.utf8.count) more bytes)"
   }
 }
