@@ -105,8 +105,9 @@ int lh_dispatchboxed(lua_State *L) { return lh_dispatch(L); }
 /* Where a Swift closure's failure becomes a Lua error: lh_swift_dispatch has returned, so
  * no Swift frame is left between here and the enclosing pcall. A stop pending now is
  * raised instead of the closure's error: a Swift loop over data the script controls gives
- * up when it sees one (LuaState.checkForStop), and its error must not be one a pcall can
- * catch and the outermost caller report in place of the timeout. */
+ * up when it sees one (LuaState.checkForStop), and the stop is what must travel, as the
+ * sandbox's C loops raise it (lh_poll). A Ctrl-C is taken here, so it is raised once, as
+ * "interrupted!", and not again at the next instruction. */
 int lh_raiseswifterror(lua_State *L) {
   lh_poll(L, 0);
   return lua_error(L);

@@ -1,4 +1,5 @@
 import Foundation
+import LuaHost
 import TestSupport
 import Testing
 
@@ -47,6 +48,27 @@ import Testing
     let result = try Luahost.run(["-e", code])
     let repeated = result.stdout.split(separator: "\n").filter { $0.hasPrefix("alert repeated:") }
     #expect(repeated == [#"alert repeated: T\27]0;pwned\7 ×2 [root/b]"#], "\(result.stdout)")
+  }
+
+  /// A repeated alert's line shows at most `AlertFormatter.textLimit` bytes of its title, as
+  /// the alert does: it printed all of a 20 MB title, escaped under the tree lock, in 2.3 s
+  /// (a review).
+  @Test func aRepeatedAlertsLineShowsABoundedTitle() throws {
+    let code = """
+      local title = ('t'):rep(1 << 20)
+      local b = ui.root:add(ui.button{ id = 'b',
+        on_tap = function() error(ui.error{ message = 'm', title = title }) end })
+      b:tap() b:tap()
+      """
+    let result = try Luahost.run(["-e", code])
+    let repeated = result.stdout.split(separator: "\n").filter { $0.hasPrefix("alert repeated:") }
+    let limit = AlertFormatter.textLimit
+    #expect(
+      repeated == [
+        Substring(
+          "alert repeated: \(String(repeating: "t", count: limit))… (\((1 << 20) - limit) more bytes) ×2 [root/b]"
+        )
+      ])
   }
 
   /// The REPL shows a view by its id and path, which a script (or a plugin) chose:

@@ -64,6 +64,41 @@ import ViewTree
     #expect(results == [.string(LuaString(Self.tooDeep)), true, 1000, 501])
   }
 
+  /// A list of children is checked whole before any moves: a refused view left the views
+  /// before it moved into the view being made, which the script then never got (a
+  /// review).
+  @Test func aRefusedChildLeavesTheListWhereItWas() throws {
+    let results = try run(
+      """
+      local a = ui.root:add(ui.stack{ id = 'a' })
+      local top = ui.stack{}
+      for i = 1, 1000 do local p = ui.stack{} p:add(top) top = p end
+      local ok, e = pcall(ui.stack, { children = { a, top } })
+      return a.parent == ui.root, e
+      """)
+    #expect(results == [true, .string(LuaString(Self.tooDeep))])
+  }
+
+  /// The host resets a boundary holding only the tree lock, and places what `on_reset`
+  /// returned: the depth check's walk of a view with 256 or more below it asked the state
+  /// for a stop without its lock (a review: a usage error in a release build, a trap in a
+  /// debug one).
+  @Test func aResetFromTheHostPlacesALargeSubtree() throws {
+    try run(
+      """
+      panel = ui.root:add(ui.boundary{ id = 'panel', reset_label = 'Start over',
+        on_reset = function()
+          local fresh = ui.stack{ id = 'fresh' }
+          for i = 1, 300 do fresh:add(ui.text{}) end
+          return fresh
+        end })
+      panel:add(ui.button{ id = 'old', on_tap = function() error('stale') end }):tap()
+      """)
+    let panel = try #require(root.find("panel"))
+    #expect(panel.choose("Start over") == .reset)
+    #expect(try run("return panel.children[1].id, #panel.children[1].children") == ["fresh", 300])
+  }
+
   /// An id is at most `maximumIDLength` bytes: it is part of every path below it, which
   /// each alert from there carries. The length is checked before the string is converted.
   @Test func idsHaveAMaximumLength() throws {

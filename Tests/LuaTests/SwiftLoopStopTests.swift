@@ -1,6 +1,10 @@
 import Lua
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `LuaState.checkForStop(charging:)`: a Swift function that Lua called and that loops over
 /// data a script controls sees its call's stop, and Lua raises that stop in place of the
 /// function's error, so `pcall` cannot catch it. Each loop here ends only by a stop; the
@@ -56,6 +60,22 @@ import Testing
     let spinner = try Spinner(charging: 0, interrupting: true)
     #expect(try spinner.run().kind == .interrupted)
     #expect(spinner.checks == 1)
+  }
+
+  /// A Ctrl-C that a Swift loop sees is raised once, as "interrupted!", which `pcall`
+  /// catches, as in `lua`: the loop's own error did not take the signal, so it was raised
+  /// again after the `pcall`.
+  @Test func aCtrlCThatASwiftLoopSeesIsRaisedOnce() throws {
+    let lua = try LuaState(sandbox: LuaSandbox())
+    defer { lua.close() }
+    try lua.register("spin") { () throws -> Void in
+      raise(SIGINT)  // this thread: the one that armed the handler and runs the state
+      while true { try lua.checkForStop() }
+    }
+    let results = try lua.interruptingOnSIGINT {
+      try lua.run("local ok, e = pcall(spin) return ok, e, 'after'")
+    }
+    #expect(results == [false, "interrupted!", "after"])
   }
 
   /// With no stop pending, a Swift function's own error reaches Lua as it was thrown.

@@ -77,7 +77,8 @@ extension LuaState {
   /// ``instructionLimit``, as the sandbox's own long C functions do, and throws if the
   /// running call must stop (its ``timeout`` or ``endOfRun`` has passed, it was
   /// interrupted, or its budget is spent). The function then lets the error propagate, and
-  /// Lua raises the stop itself in its place, which `pcall` cannot catch. Call it every few
+  /// Lua raises the stop itself in its place: sticky, as every stop is, so no `pcall` ends
+  /// it (a Ctrl-C is the exception: raised once, as "interrupted!"). Call it every few
   /// hundred steps: it costs a load of the stop word, and no stop waits for more than one
   /// such batch.
   ///

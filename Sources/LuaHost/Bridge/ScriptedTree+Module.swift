@@ -101,7 +101,7 @@ extension ScriptedTree {
         try Self.view(children.rawGet(.integer(Int64(index + 1))), argument: "child")
       }
       try View.treeLock.withLock {
-        for child in children { try place(child, in: view, atPosition: nil) }
+        try placeAll(children, in: view)
       }
     }
   }

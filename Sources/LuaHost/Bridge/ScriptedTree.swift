@@ -225,21 +225,39 @@ public final class ScriptedTree {
 
   /// Throws if the running script must stop (see `LuaState.checkForStop(charging:)`),
   /// charging a batch of walked views to its instruction budget: for walks whose length the
-  /// script chooses.
+  /// script chooses. Checks nothing where no call of this state runs on this thread (the
+  /// host placing the views a Reset's `on_reset` returned holds only the tree lock, and a
+  /// use of the state there would be a use without its lock).
   func checkForStop() throws {
+    guard lua.lock.isHeldByCurrentThread else { return }
     try lua.checkForStop(charging: View.scriptWalkBatch)
   }
 
-  /// Moves `child` under `parent` (at the 1-based `position`, or last), after the checks
-  /// every move from Lua makes: `ui.root` stays put, both views are within reach, neither
-  /// may belong to another state, and no view goes deeper than ``maximumDepth``.
-  func place(_ child: View, in parent: View, atPosition position: Int?) throws {
+  /// Throws unless a script may move `child` under `parent`: the checks of
+  /// ``place(_:in:atPosition:)``, which a list of views to place runs on every view first,
+  /// so that a refusal leaves each where it was.
+  func checkPlacement(of child: View, in parent: View) throws {
     try checkReach(child)
     try checkReach(parent)
     try checkMovable(child, "move")
     try checkOwned(child, "move")
     try checkOwned(parent, "move into")
     try checkDepth(of: child, in: parent)
+  }
+
+  /// Moves each of `children` under `parent`, last, in order, once every one of them has
+  /// passed the checks (a refused view left the views before it moved into a view the
+  /// script then never got).
+  func placeAll(_ children: [View], in parent: View) throws {
+    for child in children { try checkPlacement(of: child, in: parent) }
+    for child in children { try place(child, in: parent, atPosition: nil) }
+  }
+
+  /// Moves `child` under `parent` (at the 1-based `position`, or last), after the checks
+  /// every move from Lua makes: `ui.root` stays put, both views are within reach, neither
+  /// may belong to another state, and no view goes deeper than ``maximumDepth``.
+  func place(_ child: View, in parent: View, atPosition position: Int?) throws {
+    try checkPlacement(of: child, in: parent)
     // Lua counts from 1: a position below 1 is out of range, named as the script gave it.
     let index = position.map { $0 > 0 ? $0 - 1 : -1 }
     do {

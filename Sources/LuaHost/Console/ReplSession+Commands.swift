@@ -53,7 +53,7 @@ extension ReplSession {
         collector.history.map {
           // A script's text, one line each: escaped, so it cannot drive the terminal or
           // forge a line of its own.
-          "\($0.title) ×\($0.count)  \($0.message)  [\($0.path)]"
+          "\($0.title.clipped()) ×\($0.count)  \($0.message.clipped())  [\($0.path.clipped())]"
             .visibleControls(keepingNewlines: false)
         }.joined(separator: "\n"))
     case ".choose":

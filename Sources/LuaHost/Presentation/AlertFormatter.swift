@@ -52,7 +52,8 @@ public enum AlertFormatter {
   public static func chain(of alert: Alert) -> String? {
     let steps = alert.handlerChain
     if steps.count == 1 && [.presented, .unhandled].contains(steps[0].decision) { return nil }
-    return steps.isEmpty ? nil : steps.chainDescription.visibleControls(keepingNewlines: false)
+    return steps.isEmpty
+      ? nil : steps.chainDescription.clipped().visibleControls(keepingNewlines: false)
   }
 
   /// The button labels, as shown.

@@ -49,7 +49,7 @@ public final class TranscriptAlertPresenter: AlertPresenter {
     View.treeLock.withLock { kept.update(alert) }
     // The title and path are a script's text: escaped, as the alert itself is.
     write(
-      "alert repeated: \(alert.title) ×\(alert.count) [\(alert.path)]"
+      "alert repeated: \(alert.title.clipped()) ×\(alert.count) [\(alert.path.clipped())]"
         .visibleControls(keepingNewlines: false) + "\n")
   }
 }

@@ -143,7 +143,7 @@ extension ScriptedTree {
       }
     }
     try View.treeLock.withLock {
-      for view in views { try place(view, in: boundary, atPosition: nil) }
+      try placeAll(views, in: boundary)
     }
   }
 }
