@@ -88,6 +88,21 @@ import ViewTree
       lines.last?.hasPrefix("… ") == true && lines.last?.hasSuffix("more views not drawn") == true)
   }
 
+  /// A line of `.tree` shows at most `treeTextLimit` bytes of a view's title and text:
+  /// the drawing holds the tree lock, and escaped a 30 MB text whole (0.74 s, a review).
+  @Test func treeDrawingCutsLongTexts() throws {
+    let built = session.submit(
+      "local v = ui.root:add(ui.text{ id = 'long', title = ('t'):rep(1 << 20), text = ('x'):rep(300) })"
+    )
+    #expect(built == .output(""), "\(built)")
+    let limit = ReplSession.treeTextLimit
+    let line = output(".tree").split(separator: "\n").first { $0.contains("long (text)") }
+    #expect(
+      line?.hasSuffix(
+        "long (text) \"\(String(repeating: "t", count: limit))… (\((1 << 20) - limit) more bytes)\" \"\(String(repeating: "x", count: limit))… (\(300 - limit) more bytes)\""
+      ) == true, "\(String(describing: line?.suffix(200)))")
+  }
+
   @Test func resetGivesAFreshStateAndKeepsThePlugins() throws {
     let container = try #require(session.tree.root.find("plugins"))
     let host = PluginHost(container: container, limits: LuaSandbox()) { _ in }

@@ -123,6 +123,10 @@ extension ReplSession {
   /// The deepest nesting ``drawTree(_:)`` indents; the views below it are counted.
   public static let treeDepthLimit = 64
 
+  /// The most bytes of a view's title, text or alert title that a line ``drawTree(_:)``
+  /// draws shows.
+  public static let treeTextLimit = 256
+
   /// The tree as lines such as `├─ guard (boundary) "Error" [alert ×2]`, drawn holding
   /// `View.treeLock` (plugins change their views from their own threads). Ids, titles
   /// and texts are a script's: control characters are shown escaped, so none can drive the
@@ -139,11 +143,13 @@ extension ReplSession {
           hidden += view.subtreeCount
           continue
         }
+        // A script's texts, cut before they are escaped: this runs under the tree lock.
         var label = "\(view.id) (\(view.kind.luaName))"
-        if let title = view.title { label += " \"\(title)\"" }
-        if let text = view.text { label += " \"\(text)\"" }
+        if let title = view.title { label += " \"\(title.clipped(toBytes: Self.treeTextLimit))\"" }
+        if let text = view.text { label += " \"\(text.clipped(toBytes: Self.treeTextLimit))\"" }
         if let alert = view.alert {
-          label += " [alert: \(alert.title)\(alert.count > 1 ? " ×\(alert.count)" : "")]"
+          let title = alert.title.clipped(toBytes: Self.treeTextLimit)
+          label += " [alert: \(title)\(alert.count > 1 ? " ×\(alert.count)" : "")]"
         }
         label = label.visibleControls(keepingNewlines: false)
         lines.append(depth == 0 ? label : prefix + (isLast ? "└─ " : "├─ ") + label)
