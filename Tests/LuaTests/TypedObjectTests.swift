@@ -145,4 +145,69 @@ final class Tally {
     #expect(lua.fieldNames(of: userdata).contains("split"))
     #expect(lua.stackTop == 0)
   }
+
+  /// Methods and property reads get `self` lent, not retained: the object stays alive
+  /// while the call runs even when the script has dropped every other reference to it and
+  /// collected (the address sanitizer's pass would see a use after free), and whatever the
+  /// call keeps outlives it as usual.
+  @Test func aLentReceiverLivesThroughItsCall() throws {
+    final class Probe { var value = 7 }
+    let other = try LuaState()
+    weak var weakProbe: Probe?
+    var kept: [Probe] = []
+    try other.register(Probe.self, name: "Probe") { type in
+      type.method("keep") { (probe: Probe, lua: LuaState) -> Int in
+        try lua.run("p = nil; collectgarbage(); collectgarbage()")
+        kept.append(probe)
+        return probe.value
+      }
+      type.property(
+        "value",
+        get: { (probe: Probe, lua: LuaState) -> Int in
+          try lua.run("p = nil; collectgarbage(); collectgarbage()")
+          return probe.value
+        })
+    }
+    func pushProbe() throws {
+      let probe = Probe()
+      weakProbe = probe
+      try other.globals().set("p", other.userdata(probe))
+    }
+    // Only the call's own stack holds the userdata once the getter has run its script.
+    try pushProbe()
+    #expect(try other.run("return p.value") == [7])
+    try other.run("collectgarbage(); collectgarbage()")
+    #expect(weakProbe == nil, "released once its userdata is collected")
+    try pushProbe()
+    #expect(try other.run("return p:keep()") == [7])
+    try other.run("collectgarbage(); collectgarbage()")
+    #expect(weakProbe != nil, "kept by the method")
+    kept.removeAll()
+    #expect(weakProbe == nil)
+  }
+
+  /// A registered class's methods work on a subclass's objects (a subclass gets its own
+  /// metatable, so they are reached through the base's functions: the lent receiver's
+  /// dynamic cast), and refuse another class's.
+  @Test func methodsWorkOnSubclassesAndRefuseOtherClasses() throws {
+    class Base { var value = 1 }
+    final class Sub: Base {}
+    final class Other {}
+    let other = try LuaState()
+    try other.register(Base.self, name: "Base") { type in
+      type.method("bump") { (base: Base) -> Int in
+        base.value += 1
+        return base.value
+      }
+    }
+    let (base, sub, stranger) = (Base(), Sub(), Other())
+    try other.globals().set("b", other.userdata(base))
+    try other.globals().set("s", other.userdata(sub))
+    try other.globals().set("o", other.userdata(stranger))
+    #expect(try other.run("return b:bump(), b.bump(s), b.bump(s)") == [2, 2, 3])
+    #expect(sub.value == 3)
+    let error = try #require(throws: LuaError.self) { try other.run("return b.bump(o)") }
+    #expect(error.message.contains("bad self: Base expected, got"), "\(error.message)")
+    withExtendedLifetime((base, sub, stranger)) {}
+  }
 }

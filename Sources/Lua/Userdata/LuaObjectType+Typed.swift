@@ -18,11 +18,13 @@ extension LuaObjectType {
     let typeName = self.name
     methods[name] = { state in
       try state._function(results: { arguments in
-        let object = try arguments.receiver(as: Object.self, typeName: typeName)
-        let values = try arguments.afterSelf(method: name).convert(to: repeat (each Argument).self)
-        // One result needs no room check: Lua gives a C function LUA_MINSTACK free slots.
-        try body(object, repeat each values)._push(arguments)
-        return 1
+        try arguments.withReceiver(as: Object.self, typeName: typeName) { object in
+          let values = try arguments.afterSelf(method: name).convert(
+            to: repeat (each Argument).self)
+          // One result needs no room check: Lua gives a C function LUA_MINSTACK free slots.
+          try body(object, repeat each values)._push(arguments)
+          return 1
+        }
       })
     }
   }
@@ -41,10 +43,12 @@ extension LuaObjectType {
     let typeName = self.name
     methods[name] = { state in
       try state._function(results: { arguments in
-        let object = try arguments.receiver(as: Object.self, typeName: typeName)
-        let values = try arguments.afterSelf(method: name).convert(to: repeat (each Argument).self)
-        let results = try body(object, repeat each values)
-        return try arguments.push(repeat each results)
+        try arguments.withReceiver(as: Object.self, typeName: typeName) { object in
+          let values = try arguments.afterSelf(method: name).convert(
+            to: repeat (each Argument).self)
+          let results = try body(object, repeat each values)
+          return try arguments.push(repeat each results)
+        }
       })
     }
   }
@@ -66,10 +70,12 @@ extension LuaObjectType {
     let typeName = self.name
     methods[name] = { state in
       try state._function { arguments in
-        let object = try arguments.receiver(as: Object.self, typeName: typeName)
-        let values = try arguments.afterSelf(method: name).convert(to: repeat (each Argument).self)
-        let state = try arguments.state
-        return try body(object, state, repeat each values).luaValue(in: state)
+        try arguments.withReceiver(as: Object.self, typeName: typeName) { object in
+          let values = try arguments.afterSelf(method: name).convert(
+            to: repeat (each Argument).self)
+          let state = try arguments.state
+          return try body(object, state, repeat each values).luaValue(in: state)
+        }
       }
     }
   }

@@ -58,35 +58,37 @@ extension LuaState {
       LuaCallback(core: core) { stack in
         // lh_index_trampoline passes exactly (self, key, the key's slot or nil).
         let arguments = LuaArguments(stack: stack, count: 3)
-        let object = try arguments.receiver(as: Object.self, typeName: name)
-        if lua_isinteger(stack.L, 3) != 0 {
-          // Checked: trusted code can reach the table (debug.getupvalue) and change a slot.
-          let slot = Int(lua_tointegerx(stack.L, 3, nil))
-          if reads.indices.contains(slot) {
-            // Room: Lua gives a C function LUA_MINSTACK free slots, and a read pushes one.
-            try reads[slot](object, arguments)
-            return 1
+        return try arguments.withReceiver(as: Object.self, typeName: name) { object in
+          if lua_isinteger(stack.L, 3) != 0 {
+            // Checked: trusted code can reach the table (debug.getupvalue) and change a slot.
+            let slot = Int(lua_tointegerx(stack.L, 3, nil))
+            if reads.indices.contains(slot) {
+              // Room: Lua gives a C function LUA_MINSTACK free slots, and a read pushes one.
+              try reads[slot](object, arguments)
+              return 1
+            }
           }
+          try arguments.push(try fallbackGet?(object, arguments[2]) ?? .nil)
+          return 1
         }
-        try arguments.push(try fallbackGet?(object, arguments[2]) ?? .nil)
-        return 1
       })
     stack.setField("__index")
     try stack.push(
       LuaCallback(core: core) { stack in
         let arguments = LuaArguments(uncounted: stack)
-        let object = try arguments.receiver(as: Object.self, typeName: name)
-        if let field = arguments.text(at: 2), let setter = setters[field] {
-          try setter(object, arguments[3])
-          return 0
+        return try arguments.withReceiver(as: Object.self, typeName: name) { object in
+          if let field = arguments.text(at: 2), let setter = setters[field] {
+            try setter(object, arguments[3])
+            return 0
+          }
+          let key = arguments[2]
+          if let fallbackSet, getters[key.description] == nil {
+            try fallbackSet(object, key, arguments[3])
+            return 0
+          }
+          let what = getters[key.description] != nil ? "read-only property" : "field"
+          throw LuaError(kind: .runtime, message: "cannot set \(what) '\(key)' of \(name)")
         }
-        let key = arguments[2]
-        if let fallbackSet, getters[key.description] == nil {
-          try fallbackSet(object, key, arguments[3])
-          return 0
-        }
-        let what = getters[key.description] != nil ? "read-only property" : "field"
-        throw LuaError(kind: .runtime, message: "cannot set \(what) '\(key)' of \(name)")
       })
     stack.setField("__newindex")
     if description.metamethods[.tostring] == nil {
