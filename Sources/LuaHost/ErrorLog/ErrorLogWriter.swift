@@ -165,18 +165,8 @@ public final class ErrorLogWriter: Sendable {
     if first { onFailure?(failed) }
   }
 
-  /// `text` cut to ``fieldLimit`` bytes (at a character boundary), marked when cut.
-  static func bounded(_ text: String) -> String {
-    guard text.utf8.count > fieldLimit else { return text }
-    var cut = ""
-    var size = 0
-    for character in text {
-      size += character.utf8.count
-      if size > fieldLimit { break }
-      cut.append(character)
-    }
-    return cut + "… (\(text.utf8.count - cut.utf8.count) more bytes)"
-  }
+  /// `text` cut to ``fieldLimit`` bytes (at the end of a Unicode scalar), marked when cut.
+  static func bounded(_ text: String) -> String { text.clipped(toBytes: fieldLimit) }
 
   /// One entry as a JSON object on one line, without the newline.
   public static func line(for entry: ErrorLogEntry) -> String {

@@ -169,15 +169,6 @@ public enum AlertFormatter {
 }
 
 extension String {
-  /// The text cut to its first `limit` bytes (at the end of a Unicode scalar), with a note
-  /// of how many bytes were left out; the text itself when it fits. Costs `limit`, not the
-  /// text's length.
-  func clipped(toBytes limit: Int = AlertFormatter.textLimit) -> String {
-    let count = utf8.count
-    guard count > limit else { return self }
-    var end = utf8.index(utf8.startIndex, offsetBy: limit)
-    while end > utf8.startIndex, UTF8.isContinuation(utf8[end]) { utf8.formIndex(before: &end) }
-    let kept = self[..<end]
-    return kept + "… (\(count - kept.utf8.count) more bytes)"
-  }
+  /// The text cut to ``AlertFormatter/textLimit`` bytes, as `clipped(toBytes:note:)` cuts.
+  func clipped() -> String { clipped(toBytes: AlertFormatter.textLimit) }
 }

@@ -1,5 +1,6 @@
 import Lua
 import LuaHost
+import ViewTree
 
 /// The outcome of one test, or of a test file that could not run.
 package struct TestResult: Equatable, Sendable {
@@ -31,15 +32,9 @@ package struct TestResult: Equatable, Sendable {
   /// messages took 1.5 GB under a 32 MB limit before).
   package static let textLimit = 64 << 10
 
-  /// `text` cut to at most ``textLimit`` bytes (whole characters), saying how much more
-  /// there was.
-  static func clipped(_ text: String) -> String {
-    let count = text.utf8.count
-    guard count > textLimit else { return text }
-    var kept = String(decoding: text.utf8.prefix(textLimit), as: UTF8.self)
-    while kept.utf8.count > textLimit { kept.removeLast() }
-    return kept + "… (\(count - kept.utf8.count) more bytes)"
-  }
+  /// `text` cut to at most ``textLimit`` bytes (at the end of a Unicode scalar), saying
+  /// how much more there was.
+  static func clipped(_ text: String) -> String { text.clipped(toBytes: textLimit) }
 
   /// Creates a result.
   package init(

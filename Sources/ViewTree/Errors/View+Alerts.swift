@@ -186,18 +186,11 @@ extension Alert {
   /// The longest part of a message kept when the payer's memory limit cannot hold it whole.
   public static let messageKeptOverTheLimit = 1024
 
-  /// `message` cut to its first ``messageKeptOverTheLimit`` bytes (whole characters), with
-  /// a note of what was not kept.
+  /// `message` cut to its first ``messageKeptOverTheLimit`` bytes (at the end of a
+  /// Unicode scalar), with a note of what was not kept; the message itself when it fits.
   public static func messageCutForMemory(_ message: String) -> String {
-    var kept = ""
-    var bytes = 0
-    for character in message {
-      let size = character.utf8.count
-      guard bytes + size <= messageKeptOverTheLimit else { break }
-      kept.append(character)
-      bytes += size
+    message.clipped(toBytes: messageKeptOverTheLimit) {
+      "… (\($0) more bytes not kept: over the memory limit)"
     }
-    let left = message.utf8.count - bytes
-    return kept + "… (\(left) more bytes not kept: over the memory limit)"
   }
 }
