@@ -8,6 +8,8 @@ extension ScriptedTree {
   /// `on_change`, `on_error`. Each one that touches the tree holds the tree lock.
   func registerViewType() throws {
     let owner = WeakTree(tree: self)
+    // Captured: a read of the static costs its once-check, and a retain and a release.
+    let treeLock = View.treeLock
     try lua.register(View.self, name: "View") { type in
       func string(_ value: LuaValue) throws -> String { try String(luaValue: value) }
       func tree() throws -> ScriptedTree {
@@ -20,7 +22,7 @@ extension ScriptedTree {
       // every property read and method call.
       func locked(_ get: @escaping (View) throws -> LuaValue) -> (View) throws -> LuaValue {
         { view in
-          try View.treeLock.withLock {
+          try treeLock.withLock {
             try tree().checkReach(view)
             return try get(view)
           }
@@ -30,7 +32,7 @@ extension ScriptedTree {
         -> Void
       {
         { view, value in
-          try View.treeLock.withLock {
+          try treeLock.withLock {
             try tree().checkReach(view)
             try set(view, value)
           }
@@ -39,7 +41,7 @@ extension ScriptedTree {
       func lockedMethod(_ body: @escaping LuaObjectType<View>.Method) -> LuaObjectType<View>.Method
       {
         { view, arguments in
-          try View.treeLock.withLock {
+          try treeLock.withLock {
             try tree().checkReach(view)
             return try body(view, arguments)
           }
@@ -159,7 +161,7 @@ extension ScriptedTree {
       // The id is converted before the tree lock is taken: its length is the script's.
       type.method("find") { view, arguments in
         let id = try string(arguments.first ?? .nil)
-        return try View.treeLock.withLock {
+        return try treeLock.withLock {
           let tree = try tree()
           try tree.checkReach(view)
           return [try tree.value(view.findForScript(id, checkingForStop: tree.checkForStop))]
@@ -195,7 +197,7 @@ extension ScriptedTree {
       // Typed, so `self` is read in place: the untyped form built an argument array and a
       // registry reference to the view's userdata on every tap.
       type.method("tap") { (view: View) throws -> Bool in
-        try View.treeLock.withLock {
+        try treeLock.withLock {
           try tree().checkReach(view)
           return view.tap()
         }
@@ -206,14 +208,14 @@ extension ScriptedTree {
           [.boolean(try tree().setValue(of: view, to: string(arguments.first ?? .nil)))]
         })
       type.method("dismiss") { (view: View) throws -> Bool in
-        try View.treeLock.withLock {
+        try treeLock.withLock {
           try tree().checkReach(view)
           return view.dismiss() != nil
         }
       }
       type.metamethod(.tostring) { arguments in
         let view = try ScriptedTree.view(arguments.first)
-        return [.string(LuaString(View.treeLock.withLock { view.description }))]
+        return [.string(LuaString(treeLock.withLock { view.description }))]
       }
     }
   }

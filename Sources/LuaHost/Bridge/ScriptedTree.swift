@@ -39,6 +39,9 @@ public final class ScriptedTree {
   package var stateLock: ReentrantLock { lua.lock }
   /// Pays for what the script's views and alerts hold, from the state's memory limit.
   let memoryAccount: ScriptMemoryAccount
+  /// ``View/treeLock``, kept here: a read of the static costs its once-check, a retain
+  /// and a release, on every call into Lua.
+  let treeLock = View.treeLock
   /// The app-defined kinds of view `ui` offers, by kind.
   let components: [ViewKind: ScriptedComponent]
   /// The Lua functions of the components' methods, made once.
@@ -131,22 +134,25 @@ public final class ScriptedTree {
   /// Runs Lua code of this tree's state on behalf of the tree (an action, a filter): with
   /// the tree lock set aside, so the state's lock is never awaited while holding it.
   func callingLua<T>(_ body: () throws -> T) throws -> T {
-    try View.treeLock.withoutLock { try lua.withLock { _ in try body() } }
+    try treeLock.withoutLock { try lua.withLock { _ in try body() } }
   }
 
   /// A bridge entry point that runs holding the tree lock.
   static func locked<A, R>(_ body: @escaping (A) throws -> R) -> (A) throws -> R {
-    { a in try View.treeLock.withLock { try body(a) } }
+    let lock = View.treeLock
+    return { a in try lock.withLock { try body(a) } }
   }
 
   /// A bridge entry point that runs holding the tree lock.
   static func locked<A, B, R>(_ body: @escaping (A, B) throws -> R) -> (A, B) throws -> R {
-    { a, b in try View.treeLock.withLock { try body(a, b) } }
+    let lock = View.treeLock
+    return { a, b in try lock.withLock { try body(a, b) } }
   }
 
   /// A bridge entry point that runs holding the tree lock.
   static func locked<A, B, C, R>(_ body: @escaping (A, B, C) throws -> R) -> (A, B, C) throws -> R {
-    { a, b, c in try View.treeLock.withLock { try body(a, b, c) } }
+    let lock = View.treeLock
+    return { a, b, c in try lock.withLock { try body(a, b, c) } }
   }
 
   /// Throws unless Lua may move, remove or rename `view`: `ui.root` stays where the host
