@@ -13,10 +13,11 @@ import Synchronization
 /// to one of these. Setting the lock aside (``withoutLock(_:)``) is what keeps lock order
 /// acyclic: a thread never waits for a state's lock while it holds the tree's.
 public final class ReentrantLock: @unchecked Sendable {
-  // `@unchecked Sendable` is justified: `mutex` is a pthread mutex, safe to use from any
-  // thread; `depth` and `pins` are read and written only by the thread that holds `mutex`; `owner`
-  // is atomic, and a thread finds its own id there only if it stored it itself.
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  // `@unchecked Sendable` is justified: `mutex` is safe to use from any thread; `depth` and
+  // `pins` are read and written only by the thread that holds `mutex`; `owner` is atomic,
+  // and a thread finds its own id there only if it stored it itself.
+  /// The exclusion itself: no waiter starves while other threads keep taking it.
+  private let mutex = HandoffMutex()
   private let owner = Atomic<UInt>(0)
   private var depth = 0
   /// How many spans of the holder's may not set the lock aside (``pin()``); read and
@@ -32,15 +33,7 @@ public final class ReentrantLock: @unchecked Sendable {
   var ownerThread: UInt { owner.load(ordering: .relaxed) }
 
   /// Creates an unlocked lock.
-  public init() {
-    mutex = .allocate(capacity: 1)
-    pthread_mutex_init(mutex, nil)
-  }
-
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deallocate()
-  }
+  public init() {}
 
   /// Whether the calling thread holds the lock.
   public var isHeldByCurrentThread: Bool {
@@ -72,9 +65,9 @@ public final class ReentrantLock: @unchecked Sendable {
       depth += 1
       return
     }
-    if pthread_mutex_trylock(mutex) != 0 {
+    if !mutex.tryLock() {
       try WaitGraph.shared.willWait(thread, for: self, refusingCycles: true)
-      pthread_mutex_lock(mutex)
+      mutex.lockSlowly()
       WaitGraph.shared.didWait(thread)
     }
     owner.store(thread, ordering: .relaxed)
@@ -84,9 +77,9 @@ public final class ReentrantLock: @unchecked Sendable {
   /// Takes the mutex for `thread`, recording a contended wait so that cycles through this
   /// lock can be seen by ``lockRefusingCycles()``.
   private func acquire(_ thread: UInt) {
-    if pthread_mutex_trylock(mutex) != 0 {
+    if !mutex.tryLock() {
       try? WaitGraph.shared.willWait(thread, for: self, refusingCycles: false)
-      pthread_mutex_lock(mutex)
+      mutex.lockSlowly()
       WaitGraph.shared.didWait(thread)
     }
     owner.store(thread, ordering: .relaxed)
@@ -99,7 +92,7 @@ public final class ReentrantLock: @unchecked Sendable {
     guard depth == 0 else { return }
     precondition(pins == 0, "\(displayName) released inside a pinned span (TreeLocked.withValue)")
     owner.store(0, ordering: .relaxed)
-    pthread_mutex_unlock(mutex)
+    mutex.unlock()
   }
 
   /// Runs `body` holding the lock.
@@ -133,7 +126,7 @@ public final class ReentrantLock: @unchecked Sendable {
     let saved = depth
     depth = 0
     owner.store(0, ordering: .relaxed)
-    pthread_mutex_unlock(mutex)
+    mutex.unlock()
     defer {
       acquire(Self.currentThread)
       depth = saved
