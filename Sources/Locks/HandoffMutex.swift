@@ -125,6 +125,9 @@ package final class HandoffMutex: @unchecked Sendable {
         pthread_mutex_unlock(gate)
         return
       }
+      // Not reached while the invariant holds (only a queued waiter sets `starving`, and
+      // the one that empties the queue clears it); kept so that a broken invariant frees
+      // the lock instead of keeping it.
       starving.store(false, ordering: .sequentiallyConsistent)
       pthread_mutex_unlock(gate)
     }

@@ -27,7 +27,9 @@ extension LuaArguments {
     guard mayRead(1), let box = lh_toobject(stack.L, base &+ 1) else {
       throw badReceiver(typeName)
     }
-    // The common case, an object of exactly `Object`, needs no dynamic cast.
+    // The common case, an object of exactly `Object`, needs no dynamic cast, as in
+    // `object(at:as:)`. Written out here: a shared helper returning an optional cost about
+    // 50 instructions a property read (scripts/bench-counts, 1,432 -> 1,488).
     return try Unmanaged<AnyObject>.fromOpaque(box)._withUnsafeGuaranteedRef { object in
       if ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(Object.self) {
         return try body(unsafeDowncast(object, to: Object.self))
