@@ -146,16 +146,22 @@ final class Tally {
     #expect(lua.stackTop == 0)
   }
 
-  /// Methods and property reads get `self` lent, not retained: the object stays alive
-  /// while the call runs even when the script has dropped every other reference to it and
-  /// collected (the address sanitizer's pass would see a use after free), and whatever the
-  /// call keeps outlives it as usual.
+  /// A method's or a property read's `self` stays alive while the call runs even when
+  /// the script has dropped every other reference to it and collected, or called its
+  /// `__gc` by hand (the debug library reaches it; a lent, unretained receiver was freed
+  /// there, which the address sanitizer's pass sees), and whatever the call keeps
+  /// outlives it as usual.
   @Test func aLentReceiverLivesThroughItsCall() throws {
     final class Probe { var value = 7 }
     let other = try LuaState()
     weak var weakProbe: Probe?
     var kept: [Probe] = []
     try other.register(Probe.self, name: "Probe") { type in
+      type.method("finalizeByHand") { (probe: Probe, lua: LuaState) -> Int in
+        try lua.run(
+          "local x = p; p = nil; debug.getmetatable(x).__gc(x); x = nil; collectgarbage()")
+        return probe.value
+      }
       type.method("keep") { (probe: Probe, lua: LuaState) -> Int in
         try lua.run("p = nil; collectgarbage(); collectgarbage()")
         kept.append(probe)
@@ -178,6 +184,10 @@ final class Tally {
     #expect(try other.run("return p.value") == [7])
     try other.run("collectgarbage(); collectgarbage()")
     #expect(weakProbe == nil, "released once its userdata is collected")
+    try pushProbe()
+    #expect(try other.run("return p:finalizeByHand()") == [7])
+    try other.run("collectgarbage(); collectgarbage()")
+    #expect(weakProbe == nil, "released once, by the collector's own finalizer or by hand")
     try pushProbe()
     #expect(try other.run("return p:keep()") == [7])
     try other.run("collectgarbage(); collectgarbage()")
