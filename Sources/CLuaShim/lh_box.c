@@ -202,6 +202,13 @@ void lh_pushobject(lua_State *L, void *box, int mtindex) {
   lua_setmetatable(L, -2);
 }
 
+int lh_islent(lh_state *S, void *object) {
+  for (int i = 0; i < S->lent_count; i++) {
+    if (S->lent[i] == object) return 1;
+  }
+  return 0;
+}
+
 void *lh_toobject(lua_State *L, int idx) {
   lh_slot *slot = lh_toslot(L, idx, &lh_object_tag);
   return slot != NULL ? slot->box : NULL;

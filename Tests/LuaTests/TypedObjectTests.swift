@@ -147,10 +147,11 @@ final class Tally {
   }
 
   /// A method's or a property read's `self` stays alive while the call runs even when
-  /// the script has dropped every other reference to it and collected, or called its
-  /// `__gc` by hand (the debug library reaches it; a lent, unretained receiver was freed
-  /// there, which the address sanitizer's pass sees), and whatever the call keeps
-  /// outlives it as usual.
+  /// the script has dropped every other reference to it and collected, called its `__gc`
+  /// by hand, or cleared it from the method's own C frame with `debug.setlocal` and
+  /// collected (the debug library reaches all of it; a receiver lent without a pin was
+  /// freed there), also nested deeper than the stack of lendings; it is released once
+  /// the call ends, and whatever the call keeps outlives it as usual.
   @Test func aLentReceiverLivesThroughItsCall() throws {
     final class Probe { var value = 7 }
     let other = try LuaState()
@@ -158,8 +159,48 @@ final class Tally {
     var kept: [Probe] = []
     try other.register(Probe.self, name: "Probe") { type in
       type.method("finalizeByHand") { (probe: Probe, lua: LuaState) -> Int in
+        let retains = _getRetainCount(probe)
         try lua.run(
           "local x = p; p = nil; debug.getmetatable(x).__gc(x); x = nil; collectgarbage()")
+        #expect(_getRetainCount(probe) == retains, "released while its method ran")
+        return probe.value
+      }
+      // Clears the userdata from every frame that holds it, the method's C frame too,
+      // and collects: the box is freed, and its finalizer runs, while the method runs.
+      type.method("clearFromFrames") { (probe: Probe, lua: LuaState) -> Int in
+        let retains = _getRetainCount(probe)
+        try lua.run(
+          """
+          local x = p; p = nil
+          local level = 2
+          while debug.getinfo(level, "l") do
+            local i = 1
+            while true do
+              local name, value = debug.getlocal(level, i)
+              if name == nil then break end
+              if rawequal(value, x) then debug.setlocal(level, i, nil) end
+              i = i + 1
+            end
+            level = level + 1
+          end
+          x = nil; collectgarbage(); collectgarbage()
+          """)
+        #expect(_getRetainCount(probe) == retains, "released while its method ran")
+        return probe.value
+      }
+      // Calls itself `levels` deep, past the stack of lendings (where receivers are
+      // retained), and finalizes its box by hand at the bottom.
+      type.method("nest") { (probe: Probe, lua: LuaState, levels: Int) -> Int in
+        let retains = _getRetainCount(probe)
+        if levels == 0 {
+          try lua.run("local x = p; p = nil; debug.getmetatable(x).__gc(x)")
+        } else {
+          let inner = try lua.load("local probe, levels = ... return probe:nest(levels)")
+          #expect(try inner.call(lua.userdata(probe), .integer(Int64(levels - 1))) == [7])
+        }
+        // The innermost calls retain their receivers (past the stack of lendings); the box's
+        // release waits for the outer ones, which have it lent.
+        #expect(_getRetainCount(probe) == retains, "released while lent")
         return probe.value
       }
       type.method("keep") { (probe: Probe, lua: LuaState) -> Int in
@@ -188,6 +229,14 @@ final class Tally {
     #expect(try other.run("return p:finalizeByHand()") == [7])
     try other.run("collectgarbage(); collectgarbage()")
     #expect(weakProbe == nil, "released once, by the collector's own finalizer or by hand")
+    try pushProbe()
+    #expect(try other.run("return p:clearFromFrames()") == [7])
+    try other.run("collectgarbage(); collectgarbage()")
+    #expect(weakProbe == nil, "released once the method ended")
+    try pushProbe()
+    #expect(try other.run("return p:nest(24)") == [7])
+    try other.run("collectgarbage(); collectgarbage()")
+    #expect(weakProbe == nil, "released once the outermost call ended")
     try pushProbe()
     #expect(try other.run("return p:keep()") == [7])
     try other.run("collectgarbage(); collectgarbage()")

@@ -50,6 +50,9 @@ typedef struct lh_trace {
   lh_frame frames[LH_HEADFRAMES + LH_TAILFRAMES];
 } lh_trace;
 
+/// How many receivers may be lent at once (lh_lend); calls nested deeper retain theirs.
+#define LH_LENT_MAX 16
+
 /// Per-state data; each lua_State (and every coroutine) points at it from its extra space.
 typedef struct lh_state {
   _Atomic size_t used; /* bytes allocated by Lua right now: written only by the thread that
@@ -111,7 +114,29 @@ typedef struct lh_state {
   /* Registry slots that Swift dropped wait to be freed (lh_swift_drain): set from any
    * thread (lh_mark_releases), read and cleared on the owner's. */
   atomic_int releases;
+  /* The receivers lent to the Swift method and property calls under way, innermost last
+   * (lh_lend): Swift uses each without retaining it, so its box's release (the collector's
+   * __gc, or one called by hand through the debug library) waits until no call has it lent
+   * (lh_swift_release). Owner's thread only; the calls nest, so a stack. */
+  void *lent[LH_LENT_MAX];
+  int lent_count;
+  int lent_released; /* a release of a lent receiver waits for the lendings to end */
 } lh_state;
+
+/// Lends `object` (a box's Swift object) to the call about to run: 0 when the stack of
+/// lendings is full (the caller then retains it instead). End it with lh_unlend.
+static inline int lh_lend(lh_state *S, void *object) {
+  if (S->lent_count == LH_LENT_MAX) return 0;
+  S->lent[S->lent_count++] = object;
+  return 1;
+}
+/// Ends the innermost lending; nonzero when it was the last and releases wait for it
+/// (the caller then runs them: lh_swift_release_lent).
+static inline int lh_unlend(lh_state *S) {
+  return --S->lent_count == 0 && S->lent_released;
+}
+/// Whether a call under way has `object` lent (lh_lend).
+int lh_islent(lh_state *S, void *object);
 
 /// Says that registry slots wait to be freed. Any thread; the caller queued them first.
 static inline void lh_mark_releases(lh_state *S) {
@@ -379,5 +404,7 @@ extern void lh_swift_release(lua_State *L, void *box);
 /// Frees, on L, the registry slots that Swift dropped (lh_has_releases), as a Swift
 /// closure returns to Lua, with its results or error on the stack, which it leaves. [-0, +0]
 extern void lh_swift_drain(lua_State *L);
+/// Runs the releases of boxes that waited for their lent objects (lh_unlend). [-0, +0]
+extern void lh_swift_release_lent(lua_State *L);
 
 #endif

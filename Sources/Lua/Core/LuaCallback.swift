@@ -82,12 +82,35 @@ private func dispatchThroughGate(_ callback: LuaCallback, _ stack: LuaStack) thr
 }
 
 /// Called from `__gc` of a box userdata: Lua no longer references the Swift object.
+///
+/// A method or property call under way may have the object lent (`withReceiver`): the
+/// release then waits until no call has it (`LuaCore.releaseLent`).
 @_cdecl("lh_swift_release")
 func luaSwiftRelease(_ L: OpaquePointer?, _ box: UnsafeMutableRawPointer?) {
   guard let L, let box else { return }
-  if let owner = lh_getstate(L).pointee.owner {
+  let state = lh_getstate(L)!
+  if let owner = state.pointee.owner {
     let core = Unmanaged<LuaCore>.fromOpaque(owner).takeUnretainedValue()
     if let count = core.liveBoxes[box] { core.liveBoxes[box] = count > 1 ? count - 1 : nil }
+    if state.pointee.lent_count > 0, lh_islent(state, box) != 0 {
+      core.lentReleases.append(box)
+      state.pointee.lent_released = 1
+      return
+    }
   }
   Unmanaged<AnyObject>.fromOpaque(box).release()
+}
+
+/// Runs the releases that waited for lent receivers (see `luaSwiftRelease`), as the last
+/// lending ends (`withReceiver`).
+@_cdecl("lh_swift_release_lent")
+func luaSwiftReleaseLent(_ L: OpaquePointer?) {
+  guard let L else { return }
+  let state = lh_getstate(L)!
+  state.pointee.lent_released = 0
+  guard let owner = state.pointee.owner else { return }
+  let core = Unmanaged<LuaCore>.fromOpaque(owner).takeUnretainedValue()
+  let boxes = core.lentReleases
+  core.lentReleases = []
+  for box in boxes { Unmanaged<AnyObject>.fromOpaque(box).release() }
 }

@@ -39,6 +39,9 @@ final class LuaCore {
   /// Counted: one object can back two userdata at once (a new one made while the old one
   /// waits for its finalizer), each holding one retain.
   var liveBoxes: [UnsafeMutableRawPointer: Int] = [:]
+  /// Releases of boxes whose object a method or property call has lent (`lh_lend`):
+  /// they run when the last lending ends (`releaseLent`).
+  var lentReleases: [UnsafeMutableRawPointer] = []
   /// Stops running code from any thread; invalidated before the state closes.
   let stopTarget: StopTarget
   /// The account for Swift-side memory charged to this state, once asked for.
@@ -187,6 +190,10 @@ final class LuaCore {
     // Finalizers Lua skipped: release those boxes now, so nothing outlives the state.
     let leftover = liveBoxes
     liveBoxes.removeAll()
+    // None wait here (the state does not close while a call runs, so none is lent as
+    // its finalizers run); were one left, it is released, as the boxes above are.
+    for box in lentReleases { Unmanaged<AnyObject>.fromOpaque(box).release() }
+    lentReleases = []
     for (box, count) in leftover {
       for _ in 0..<count { Unmanaged<AnyObject>.fromOpaque(box).release() }
     }
