@@ -328,12 +328,15 @@ static int lh_refuse(lua_State *L, const char *message) {
  * returns their number, or pushes the error value and returns -1. Raises pending stops. */
 int lh_resumethread(lua_State *L, lua_State *co, int narg) {
   lh_state *S = lh_getstate(L);
+  /* Stock's checks, in stock's order (auxresume, then lua_resume): a coroutine with a frame
+   * is running or normal before anything else, even with an empty stack (one inside a C
+   * function called with no arguments); only then does an empty stack mean dead. */
+  if (!lua_checkstack(co, narg)) return lh_refuse(L, "too many arguments to resume");
   int status = lua_status(co);
-  if (status == LUA_OK && lua_gettop(co) == 0) return lh_refuse(L, "cannot resume dead coroutine");
   if (co == L || (status == LUA_OK && lua_getstack(co, 0, &(lua_Debug){0})))
     return lh_refuse(L, "cannot resume non-suspended coroutine");
+  if (status == LUA_OK && lua_gettop(co) == 0) return lh_refuse(L, "cannot resume dead coroutine");
   if (lh_threadmarked(co)) return lh_refuse(L, "cannot resume dead coroutine");
-  if (!lua_checkstack(co, narg)) return lh_refuse(L, "too many arguments to resume");
   lua_xmove(L, co, narg);
   lua_State *outer = lh_switch(S, co);
   int nres;

@@ -2,11 +2,12 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Ordinary Lua runs unmodified in the sandbox: each program under `Tests/Fixtures/compat`
-/// (modules with `package.loaded`, `init.lua` and `spec/helper` names, classes with
-/// `__gc`, big linear pattern work, `debug.traceback` in a handler, a library in the
-/// usual style, `print` of raw bytes, byte order marks and shebangs, liblua's messages)
-/// prints exactly what the stock `lua5.4` prints.
+/// Ordinary Lua runs unmodified in the sandbox and trusted: each program under
+/// `Tests/Fixtures/compat` (modules with `package.loaded`, `init.lua` and `spec/helper`
+/// names, classes with `__gc`, big linear pattern work, `debug.traceback` in a handler, a
+/// library in the usual style, `print` of raw bytes, byte order marks and shebangs,
+/// liblua's messages, the coroutine library in every status) prints exactly what the stock
+/// `lua5.4` prints.
 @Suite(.timeLimit(.minutes(30))) struct SandboxCompatibilityTests {
   static var programs: [String] {
     let folder = Luahost.fixtures.appendingPathComponent("compat").path
@@ -26,11 +27,17 @@ import Testing
       FileManager.default.isExecutableFile(atPath: Self.stock),
       "\(Self.stock) is needed: scripts/setup installs it")
     let folder = Luahost.fixtures.appendingPathComponent("compat/\(program)").path
-    let ours = try Luahost.run(["main.lua"], directory: folder)
     let theirs = try Self.runStock(in: folder)
-    #expect(ours.status == theirs.status, "\(ours.stderr)")
-    #expect(ours.stdout == theirs.stdout)
-    #expect(ours.stderr == theirs.stderr.replacingOccurrences(of: "lua5.4:", with: "luahost:"))
+    // Trusted too: both modes replace some of liblua's functions (the coroutine library's
+    // with stop-aware ones).
+    for options in [[], ["--trusted"]] {
+      let ours = try Luahost.run(options + ["main.lua"], directory: folder)
+      #expect(ours.status == theirs.status, "\(options): \(ours.stderr)")
+      #expect(ours.stdout == theirs.stdout, "\(options)")
+      #expect(
+        ours.stderr == theirs.stderr.replacingOccurrences(of: "lua5.4:", with: "luahost:"),
+        "\(options)")
+    }
   }
 
   /// As `lua` runs one: trusted, a precompiled script runs (after a shebang line too);
