@@ -47,7 +47,8 @@ import Testing
     for (arguments, message) in [
       (["-h"], "unrecognized option '-h'"), (["---"], "unrecognized option '---'"),
       (["-vv"], "unrecognized option '-vv'"), (["-e"], "'-e' needs argument"),
-      (["-l"], "'-l' needs argument"),
+      (["-l"], "'-l' needs argument"), (["-e", "-x"], "'-e' needs argument"),
+      (["-e", "-1"], "'-e' needs argument"), (["-l", "-i"], "'-l' needs argument"),
     ] {
       let result = try Luahost.run(arguments)
       #expect(result.status == 2, "\(arguments)")  // usage errors (lua: 1; see README)
@@ -55,6 +56,25 @@ import Testing
     }
     let version = try Luahost.run(["-v", "-e", "print'hello'"])
     #expect(version.stdout.hasSuffix("PUC-Rio\nhello\n"))
+  }
+
+  /// As under `lua`, only `-e` and `-v` keep a run with no script from running stdin:
+  /// `-l` alone loads its module, then stdin runs.
+  @Test func stdinRunsAfterRequireAlone() throws {
+    let folder = try Luahost.temporaryFolder(["mymod.lua": "return {v = 42}"])
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let name = "mymod"
+    let code = "print('from stdin', mymod.v)"
+    let stock = try StockLua.run(["-l", name], stdin: code, directory: folder)
+    #expect(stock.stdout == "from stdin\t42\n")
+    for trust in [[], ["--trusted"]] {
+      let ours = try Luahost.run(trust + ["-l", name], stdin: code, directory: folder)
+      #expect(ours.stdout == stock.stdout, "\(trust): \(ours.stderr)")
+      #expect(ours.status == 0)
+      let executed = try Luahost.run(
+        trust + ["-l", name, "-e", "x = 1"], stdin: code, directory: folder)
+      #expect(executed.stdout == "", "\(trust): -e keeps stdin unread")
+    }
   }
 
   /// Runs the stock `lua5.4` with `arguments`: its exit status and stderr.

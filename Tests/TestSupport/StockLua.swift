@@ -4,13 +4,22 @@ import Foundation
 public enum StockLua {
   /// Runs `lua5.4` with `arguments` until it ends: its exit status and standard output
   /// (standard error is left to the test's own).
-  public static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String) {
+  public static func run(
+    _ arguments: [String], stdin: String? = nil, directory: String? = nil
+  ) throws -> (status: Int32, stdout: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/lua5.4")
     process.arguments = arguments
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let pipe = Pipe()
     process.standardOutput = pipe
+    let input = Pipe()
+    process.standardInput = stdin == nil ? FileHandle.nullDevice : input
     try process.run()
+    if let stdin {
+      try input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
+      try input.fileHandleForWriting.close()
+    }
     let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     return (process.terminationStatus, output)

@@ -15,6 +15,11 @@ package struct CommandLineOptions: Equatable, Sendable {
 
   /// `-e`/`-l` actions, in order.
   package var actions: [Action] = []
+  /// Whether an `-e` was given: as under `lua`, it (or `-v`), not `-l`, keeps a run with
+  /// no script from reading stdin or starting the REPL.
+  package var executesCode: Bool {
+    actions.contains { if case .execute = $0 { true } else { false } }
+  }
   /// `-i`: enter interactive mode after running the script.
   package var interactive = false
   /// `-v`: print the version.
@@ -54,9 +59,10 @@ package struct CommandLineOptions: Equatable, Sendable {
     func value(for option: String, attached: Substring) throws -> String {
       if !attached.isEmpty { return String(attached) }
       index += 1
-      guard index < arguments.count, !ArgumentText.isOption(arguments[index]) || option == "-e"
-      else {
-        throw UsageError("'\(option)' needs argument")  // `lua`'s words
+      // `lua`'s rule and words: the next word is no argument if it starts with `-`
+      // (`-e -1` too).
+      guard index < arguments.count, !ArgumentText.isOption(arguments[index]) else {
+        throw UsageError("'\(option)' needs argument")
       }
       return arguments[index]
     }

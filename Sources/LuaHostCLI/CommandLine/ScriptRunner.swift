@@ -124,7 +124,7 @@ package struct ScriptRunner {
     }
     let startsRepl =
       options.interactive
-      || (options.script == nil && stdinIsTerminal && options.actions.isEmpty
+      || (options.script == nil && stdinIsTerminal && !options.executesCode
         && !options.showVersion)
     // Outside the REPL, `--timeout` bounds the whole run: every call of the script's state
     // and of each plugin's (a timer's callback, a plugin's main chunk) ends by `runEnd`,
@@ -291,7 +291,7 @@ package struct ScriptRunner {
       try runScript(script, tree: tree, plugins: plugins, trusted: options.trusted)
     } else if startsRepl {
       if !options.interactive && stdinIsTerminal { StandardStreams.out(Self.version + "\n") }
-    } else if options.actions.isEmpty && !options.showVersion && !options.watch {
+    } else if !options.executesCode && !options.showVersion && !options.watch {
       try runScript("-", tree: tree, plugins: plugins, trusted: options.trusted)
     }
   }
