@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -85,7 +86,7 @@ static void cs_drain(int fd) {
 /* Reads one byte for libedit, waiting on the terminal and on the SIGINT prompt pipe at once
  * (poll, so a Ctrl-C that lands between two reads is not lost). Ctrl-C ends the line, and
  * cs_take_prompt_interrupt tells the REPL to drop it. */
-static int cs_getc(FILE *stream) {
+static int cs_getbyte(FILE *stream) {
   for (;;) {
     struct pollfd fds[2] = {{fileno(stream), POLLIN, 0}, {cs_prompt_pipe[0], POLLIN, 0}};
     int ready = poll(fds, cs_prompt_pipe[0] >= 0 ? 2 : 1, -1);
@@ -109,6 +110,34 @@ static int cs_getc(FILE *stream) {
   }
 }
 
+/* A byte read past a character that it does not continue, returned next (or -2: none). */
+static int cs_pending_byte = -2;
+
+/* Reads one character for libedit: libedit takes what rl_getc_function returns as one wide
+ * character, so a UTF-8 sequence is decoded here into its code point (byte by byte, each
+ * non-ASCII byte was a character of its own: refused as unprintable, or shown as Latin-1).
+ * A byte that is no valid start or continuation goes through alone, as before. */
+static int cs_getc(FILE *stream) {
+  int c = cs_pending_byte != -2 ? cs_pending_byte : cs_getbyte(stream);
+  cs_pending_byte = -2;
+  if (c < 0xC2 || c > 0xF4) return c; /* EOF, ASCII, a stray continuation, an invalid lead */
+  int more = c < 0xE0 ? 1 : c < 0xF0 ? 2 : 3;
+  int point = c & (0x3F >> more);
+  for (int i = 0; i < more; i++) {
+    int next = cs_getbyte(stream);
+    if (next < 0x80 || next > 0xBF) { /* not a continuation: the lead goes alone */
+      cs_pending_byte = next;
+      return c;
+    }
+    point = (point << 6) | (next & 0x3F);
+  }
+  /* Overlong three- and four-byte forms, surrogates, points past U+10FFFF: a replacement. */
+  if ((more == 2 && (point < 0x800 || (point >= 0xD800 && point <= 0xDFFF))) ||
+      (more == 3 && (point < 0x10000 || point > 0x10FFFF)))
+    return 0xFFFD;
+  return point;
+}
+
 int cs_take_prompt_interrupt(void) {
   cs_sigint_pending = 0;
   return atomic_exchange(&cs_prompt_interrupt, 0);
@@ -121,6 +150,11 @@ void cs_forget_interrupts(void) {
 }
 
 void cs_setup_editline(cs_completion_generator generator) {
+  /* The terminal's character set, for the line editor's wide characters (what it shows and
+   * what it hands back), as GNU readline sets it under the stock `lua`: LC_CTYPE only, from
+   * the environment. In a UTF-8 locale no byte above 0x7F is a letter to Lua's patterns, as
+   * in the C locale. */
+  setlocale(LC_CTYPE, "");
   rl_catch_signals = 0;
   rl_completion_entry_function = generator;
   rl_completion_append_character = '\0';

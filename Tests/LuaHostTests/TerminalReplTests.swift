@@ -32,6 +32,20 @@ import Testing
     #expect(terminal.waitFor("\"done\"", after: mark))
   }
 
+  /// Text beyond ASCII is typed, edited and run as UTF-8 in a UTF-8 locale, as under
+  /// `lua5.4` (each byte was a character of its own: the line editor refused them).
+  @Test func typesTextBeyondAscii() throws {
+    let terminal = try PseudoTerminal(environment: [
+      "XDG_STATE_HOME": state, "NO_COLOR": "1", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+    ])
+    #expect(terminal.waitFor("> "))
+    #expect(terminal.waitUntilReading())
+    let mark = terminal.mark
+    // The last character is typed twice and erased once: a character, not a byte, goes.
+    terminal.type("print('héllo 長い🙂', #'é', ('%a'):rep(1), ('é'):match('%a'))💥\u{7f}\r")
+    #expect(terminal.waitFor("héllo 長い🙂\t2\t%a\tnil\r\n", after: mark))
+  }
+
   @Test func completesFieldsAndMethods() throws {
     let terminal = try start()
     // libedit redraws only what changed, so check the completed line by running it.
