@@ -414,6 +414,24 @@ import Testing
     #expect(search.terminationStatus == SIGINT)
   }
 
+  /// As under `lua -i`, Ctrl-C interrupts the running line of a REPL that reads a pipe
+  /// (it ended the process: the handler was installed on a terminal only), and the REPL
+  /// goes on with the next line.
+  @Test(.disabled(if: Sanitizers.threadSanitizer, "TSan defers signals; see Sanitizers"))
+  func ctrlCInterruptsALineOfAPipedRepl() throws {
+    for options in [["-i"], ["--trusted", "-i"]] {
+      let child = try LuahostChild(options)
+      try child.write("print('loop' .. 'ing') while true do end\n")
+      #expect(child.waitFor("looping"), "\(options)")
+      kill(child.processIdentifier, SIGINT)
+      #expect(child.waitFor("interrupted", onStderr: true), "\(options)")
+      try child.write("print('al' .. 'ive')\n")
+      #expect(child.waitFor("alive"), "\(options)")
+      let status = try child.finish()
+      #expect(!child.endedBySignal && status == 0, "\(options): \(child.stderr)")
+    }
+  }
+
   @Test(.disabled(if: Sanitizers.threadSanitizer, "TSan defers signals; see Sanitizers"))
   func ctrlCWhileAScriptWaitsEndsTheWait() throws {
     // Whether it lands while the script runs or while it waits, the first Ctrl-C ends the

@@ -68,6 +68,11 @@ public final class LuahostChild: @unchecked Sendable {
     return true
   }
 
+  /// Writes `text` to the child's stdin, which stays open.
+  public func write(_ text: String) throws {
+    try input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+  }
+
   /// Closes stdin and waits for the exit (killing the child after `timeout` seconds).
   public func finish(timeout: Double = Luahost.defaultTimeout) throws -> Int32 {
     try input.fileHandleForWriting.close()

@@ -25,7 +25,8 @@ package final class InteractiveLoop {
   /// How many Ctrl-Cs arrived while code ran: one cancels a line that waits.
   private let interrupts = Atomic<Int>(0)
 
-  /// Creates a loop; `terminal` selects libedit, boxes and Ctrl-C handling.
+  /// Creates a loop; `terminal` selects libedit, boxes, and Ctrl-C clearing the line at
+  /// the prompt.
   package init(session: ReplSession, terminal: Bool, environment: [String: String]) {
     self.session = session
     self.terminal = terminal
@@ -41,10 +42,13 @@ package final class InteractiveLoop {
       let editing = EditingLineReader(
         completer: session.makeCompleter(), environment: environment)
       reader = editing
-      startInterruptWatcher()
     } else {
       reader = PlainLineReader(echo: session.isLuaCompatible)
     }
+    // Ctrl-C interrupts running code in either mode, as under `lua -i` (reading a pipe,
+    // or writing to one, the REPL died of it). At a plain prompt it ends the process, as
+    // it does `lua`'s (`PlainLineReader`).
+    startInterruptWatcher()
     drawAlerts(&reader)
     var entry: [UInt8] = []
     while let (line, interrupted) = reader.readLine(prompt: session.prompt) {

@@ -31,6 +31,12 @@ struct PlainLineReader: LineReader {
     var capacity = 0
     defer { free(line) }
     let count = getline(&line, &capacity, cs_stdin())
+    if count < 0 && errno == EINTR {
+      // Ctrl-C at the prompt (the REPL's handler is installed, so the read was cut short):
+      // the process ends of it, as `lua -i`'s does, with no line editor to clear a line.
+      signal(SIGINT, SIG_DFL)
+      raise(SIGINT)
+    }
     guard count >= 0, let line else { return nil }
     var bytes = UnsafeRawBufferPointer(start: line, count: count).map { $0 }
     if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
