@@ -239,8 +239,8 @@ enum { LH_SORT_POLLED, LH_SORT_DIRECT_PLAIN, LH_SORT_DIRECT_COPY };
 
 /* Whether liblua's sort may run on the table at 1 without a polled comparator, and how:
  * a Lua comparator runs under hooks itself, and so does a comparison a Lua __lt makes; a
- * plain table of at most LH_SORT_MAX_DIRECT numbers, short strings and objects with a Lua
- * __lt sorts quickly (~20 ms for the first two).
+ * plain table of at most LH_SORT_MAX_DIRECT numbers, short strings without NUL bytes and
+ * objects with a Lua __lt sorts quickly (~20 ms for the first two).
  * Anything else (long strings, whose comparisons cost their length; C comparators; huge
  * tables; __len and __index) goes through lh_sortless.
  * With objects that have a Lua __lt, the script runs during the sort, and could put long
@@ -248,6 +248,12 @@ enum { LH_SORT_POLLED, LH_SORT_DIRECT_PLAIN, LH_SORT_DIRECT_COPY };
  * them in C, unpolled, for as long as they are long. So the sort reads a copy of its own
  * (LH_SORT_DIRECT_COPY, lh_pushcopyview): only the values checked here are compared. */
 #define LH_SORT_MAX_DIRECT 200000
+static int lh_shortplain(lua_State *L, int idx) {
+  size_t len;
+  const char *s = lua_tolstring(L, idx, &len);
+  return len <= 64 && memchr(s, '\0', len) == NULL;
+}
+
 static int lh_sort_direct(lua_State *L) {
   if (!lua_isnoneornil(L, 2)) return lua_iscfunction(L, 2) ? LH_SORT_POLLED : LH_SORT_DIRECT_PLAIN;
   if (lua_type(L, 1) != LUA_TTABLE || lua_getmetatable(L, 1)) {
@@ -259,7 +265,10 @@ static int lh_sort_direct(lua_State *L) {
   int objects = 0;
   for (lua_Unsigned i = 1; i <= n; i++) {
     int type = lua_rawgeti(L, 1, (lua_Integer)i);
-    int cheap = type == LUA_TNUMBER || (type == LUA_TSTRING && lua_rawlen(L, -1) <= 64);
+    /* A short string without NUL bytes: liblua compares strings piece by piece between
+     * NULs (a strcoll and a strlen each), so 64 bytes of NULs cost 64 calls a comparison,
+     * 2 s for a table of them (a hostile review). */
+    int cheap = type == LUA_TNUMBER || (type == LUA_TSTRING && lh_shortplain(L, -1));
     /* An object whose __lt is a Lua function: its comparisons run under hooks, as stock
      * runs them, straight from sort (through lh_sortless, one more C level each: errors
      * raised with a level counted it, and nested sorts overflowed at half stock's depth).

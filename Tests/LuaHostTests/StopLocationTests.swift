@@ -38,6 +38,23 @@ import Testing
     #expect(result.stderr.contains(":3: in main chunk"), "\(result.stderr)")
   }
 
+  /// A sort of short strings full of NUL bytes is stopped inside the sort: liblua compares
+  /// such strings piece by piece between NULs, and it sorted them unpolled (seconds for a
+  /// table of 200,000), past the deadline and into the backstop.
+  @Test func aStopReachesASortOfStringsOfNulBytes() throws {
+    let script = try Luahost.temporaryFile(
+      """
+      local t, base = {}, string.rep('\\0', 62)
+      for i = 1, 200000 do t[i] = base .. string.char(i % 256, (i // 256) % 256) end
+      while true do table.sort(t) end
+
+      """)
+    let result = try Luahost.run(["--timeout", "2s", script])
+    #expect(result.status == 1, "\(result.stderr)")
+    #expect(result.stderr.contains("execution timed out"), "\(result.stderr)")
+    #expect(result.stderr.contains("in function 'table.sort'"), "\(result.stderr)")
+  }
+
   /// A script that waited, then looped past its deadline, lost its traceback: the wait's
   /// timer cancelled the run, and the error became a bare "execution timed out".
   @Test func aTimeoutAfterAWaitKeepsItsTraceback() throws {
