@@ -202,6 +202,32 @@ import Testing
     #expect(!result.stdout.unicodeScalars.contains("\u{9B}"))
   }
 
+  /// One `print` of a plugin shows at most 1,000 lines and 64 KiB, then says how much it
+  /// left out: each line cost a string and a write, unpolled and uncharged (20 MiB of
+  /// newlines ran 28 s past the plugin's 10 s deadline, at 1.1 GB).
+  @Test func aPluginsHugePrintIsCutAndSaysSo() throws {
+    let folder = try Luahost.temporaryFolder([
+      "plugins/flood.lua": """
+      print(string.rep('\\n', 20 * 2^20))
+      print(string.rep('\\255', 2^20))
+      print('small', 'end')
+      """,
+      "main.lua": "",
+    ])
+    let result = try Luahost.run(["--plugins", "plugins", "main.lua"], directory: folder)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(!result.stdout.contains("timed out"), "\(result.stdout.suffix(500))")
+    let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+    let note = "more bytes not shown (a plugin's print shows at most 1000 lines and 64 KiB)"
+    #expect(lines.filter { $0 == "[flood] " }.count == 1_000)
+    #expect(lines.contains("[flood] … \(20 * 1024 * 1024 - 1_000) \(note)"))
+    // A long line is cut at 64 KiB of its bytes (each shown as an escape).
+    let long = "[flood] " + String(repeating: "\\255", count: 64 * 1024)
+    #expect(lines.contains { $0 == long })
+    #expect(lines.contains("[flood] … \(1024 * 1024 - 64 * 1024) \(note)"))
+    #expect(lines.contains("[flood] small\tend"))
+  }
+
   @Test func chooseWithAnExtremeNumberIsAUsageError() throws {
     let result = try Luahost.run(
       ["-i"],

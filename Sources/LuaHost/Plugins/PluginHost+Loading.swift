@@ -67,15 +67,7 @@ extension PluginHost {
     sandbox.moduleDirectory = isFolder ? path : nil
     let label = manifest.name
     let output = settings.output
-    // Every line of a printed text carries the label, and control characters and bytes
-    // that are not UTF-8 show as escapes (a carriage return could hide the label), so a
-    // plugin cannot print a line that looks like another plugin's.
-    sandbox.output = { line in
-      for part in line.bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-      {
-        output("[\(label)] " + LuaString(bytes: part).visibleText())
-      }
-    }
+    sandbox.output = { text in Self.writeLabelled(text.bytes, label: label, to: output) }
     sandbox.warningOutput = sandbox.output  // labelled as `print` is
     let lua = try LuaState(sandbox: sandbox)
     lua.lock.name = "plugin '\(manifest.name)'"  // for a refused deadlock's message
