@@ -66,12 +66,21 @@ extension ScriptedTree {
             fire: {
               View.treeLock.withLock {
                 // Cancelled (by `cancel()` or by removing the view) before it ran: dropped.
-                guard handle.task?.isCancelled == false, handle.fire(),
-                  let tree = tree.tree, let view = reference.view
+                guard handle.task?.isCancelled == false, let tree = tree.tree,
+                  let view = reference.view
                 else { return }
                 do {
-                  // As the view's action, so that a removal of the view during it is noted.
-                  try view.runAsAction { try tree.runAction(action.function, origin: view) }
+                  // Checked again holding the state's lock, which the timer may wait for
+                  // while the script runs: a cancel or a removal of the view meanwhile
+                  // drops it too (it ran after its view was removed).
+                  try tree.callingLua {
+                    try View.treeLock.withLock {
+                      guard handle.task?.isCancelled == false, handle.fire() else { return }
+                      // As the view's action, so that a removal of the view during it is
+                      // noted.
+                      try view.runAsAction { try tree.runAction(action.function, origin: view) }
+                    }
+                  }
                 } catch {
                   _ = view.environment.errorHandler.handle(error)
                 }
@@ -82,10 +91,12 @@ extension ScriptedTree {
               release()
               work.end()
             }))
+        // The queue's sleepers run it (see TimerQueue); this task is what the view tracks,
+        // and cancelling it drops the timer.
         let task = Task {
-          if (try? await Task.sleep(until: due, clock: .continuous)) != nil {
-            timers.runDue()
-          } else {
+          await withTaskCancellationHandler {
+            await timers.waitUntilEnded(sequence)
+          } onCancel: {
             timers.remove(sequence)
           }
         }

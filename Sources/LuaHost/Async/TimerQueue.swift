@@ -4,12 +4,18 @@ import Lua
 /// A tree's pending timers, run in the order they fall due (and, at the same time, in the
 /// order they were scheduled), one at a time.
 ///
-/// Each timer still sleeps in a task of its own, which its view tracks (removing the view
-/// cancels it). But a task that wakes does not run its own timer: it asks the queue to run
-/// every timer due by now, earliest first. Tasks wake in whatever order the pool runs them,
-/// and while the state is busy (a main chunk or another timer that loops), every timer that
-/// falls due meanwhile waits for the state's lock: left to the tasks, they would then run
-/// in the order the lock lets them in, not the order they fell due.
+/// Each timer has a task of its own, which its view tracks (removing the view cancels it),
+/// but that task does not sleep: it waits until its timer has ended (run or dropped), and
+/// its cancellation drops the timer. The queue's sleepers wake for the timers: one sleeps
+/// until the earliest due (or at most ``longestSleep``, then plans again), and asks the
+/// queue to run every timer due by now, earliest first. A sleeper is never cancelled. A
+/// cancelled `Task.sleep` keeps its runtime timer until the instant it was to wake, so a
+/// timer task per timer that slept until its due kept about 100 bytes of the host's memory
+/// for each cancelled timer until then: a plugin that cancelled long timers in a loop grew
+/// the host past 700 MB (a hostile review).
+///
+/// While the state is busy (a main chunk or another timer that loops), every timer that
+/// falls due meanwhile waits for the state's lock, then they run in due order.
 ///
 /// The timers run in a task of the queue's own, which no view tracks: a timer task that its
 /// view's removal cancels must not cancel the other views' timers it was about to run.
@@ -23,6 +29,13 @@ final class TimerQueue: Sendable {
     /// or instead of it.
     let finish: @Sendable () -> Void
   }
+
+  /// The longest a sleeper sleeps before it plans again: a sleeper that an earlier timer
+  /// made redundant ends within it.
+  static let longestSleep: Duration = .seconds(1)
+  /// How much earlier than the planned wake a new timer must fall due to start a sleeper
+  /// of its own: at most a thousand sleepers start a second, whatever a script schedules.
+  static let sleeperGranularity: Duration = .milliseconds(1)
 
   fileprivate struct Key: Comparable {
     let due: ContinuousClock.Instant
@@ -40,6 +53,12 @@ final class TimerQueue: Sendable {
     var nextSequence: UInt64 = 0
     /// A task runs the due timers now.
     var isDraining = false
+    /// When the latest sleeper started will wake; nil when none sleeps for a timer.
+    var wake: ContinuousClock.Instant?
+    /// The timer tasks waiting for their timers to end (``waitUntilEnded(_:)``).
+    var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+    /// Timers that ended before their task waited.
+    var endedEarly: Set<UInt64> = []
   }
 
   // `LockedValue`, not `Mutex`: ThreadSanitizer sees a pthread mutex (see LockedValue).
@@ -50,14 +69,29 @@ final class TimerQueue: Sendable {
   /// A queue whose timers run on `executor`.
   init(executor: LuaExecutor) { self.executor = executor }
 
-  /// Adds a timer; returns its number, for ``remove(_:)``.
+  /// Adds a timer; returns its number, for ``remove(_:)`` and ``waitUntilEnded(_:)``.
   func add(_ entry: Entry) -> UInt64 {
-    state.withLock { state in
+    let (sequence, wake) = state.withLock { state in
       let sequence = state.nextSequence
       state.nextSequence += 1
       state.entries[sequence] = entry
       state.push(Key(due: entry.due, sequence: sequence))
-      return sequence
+      return (sequence, state.planSleeper())
+    }
+    if let wake { startSleeper(until: wake) }
+    return sequence
+  }
+
+  /// Waits until the timer `sequence` has ended: run, or dropped (``remove(_:)``). Its task
+  /// waits here, so that cancelling the task (removing its view) can drop it.
+  func waitUntilEnded(_ sequence: UInt64) async {
+    await withCheckedContinuation { continuation in
+      let ended = state.withLock { state -> Bool in
+        if state.endedEarly.remove(sequence) != nil { return true }
+        state.waiters[sequence] = continuation
+        return false
+      }
+      if ended { continuation.resume() }
     }
   }
 
@@ -72,12 +106,38 @@ final class TimerQueue: Sendable {
       if state.heap.count > 2 * state.entries.count + 64 { state.rebuild() }
       return entry
     }
-    removed?.finish()
+    guard let removed else { return }
+    removed.finish()
+    ended(sequence)
   }
 
-  /// A timer's task woke at its due time: runs every timer due by now, in order, in a task
-  /// of the queue's own, unless one already does.
-  func runDue() {
+  /// The timer `sequence` ran or was dropped: its task stops waiting.
+  private func ended(_ sequence: UInt64) {
+    let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+      if let waiter = state.waiters.removeValue(forKey: sequence) { return waiter }
+      state.endedEarly.insert(sequence)
+      return nil
+    }
+    waiter?.resume()
+  }
+
+  /// Sleeps until `wake`, then runs what is due. Never cancelled (see the type). On the
+  /// pool, as each timer's task slept before (the drain it starts runs on the state's
+  /// executor): with the executor as its preference, a reloaded plugin's timer did not run
+  /// while its old version's timers ticked (HotReloadTests).
+  private func startSleeper(until wake: ContinuousClock.Instant) {
+    Task {
+      try? await Task.sleep(until: wake, clock: .continuous)
+      self.state.withLock { state in
+        if state.wake == wake { state.wake = nil }
+      }
+      self.runDue()
+    }
+  }
+
+  /// Runs every timer due by now, in order, in a task of the queue's own, unless one
+  /// already does; then plans the next sleeper.
+  private func runDue() {
     let starts = state.withLock { state -> Bool in
       if state.isDraining { return false }
       state.isDraining = true
@@ -88,28 +148,48 @@ final class TimerQueue: Sendable {
   }
 
   private func drain() {
-    while let entry = nextDue() {
+    while true {
+      let (next, wake) = nextDue()
+      guard let (sequence, entry) = next else {
+        if let wake { startSleeper(until: wake) }
+        return
+      }
       entry.fire()
       entry.finish()
+      ended(sequence)
     }
   }
 
   /// Takes the earliest timer if it is due; else nil, and the draining ends (under the
-  /// same lock, so a timer that a waking task finds due is never left behind).
-  private func nextDue() -> Entry? {
-    state.withLock { state -> Entry? in
+  /// same lock, so a timer that a waking sleeper finds due is never left behind), with the
+  /// wake of a sleeper to start for the timers left, if one is needed.
+  private func nextDue() -> ((UInt64, Entry)?, ContinuousClock.Instant?) {
+    state.withLock { state in
       let now = ContinuousClock.now
       while let top = state.heap.first, top.due <= now {
         state.popTop()
-        if let entry = state.entries.removeValue(forKey: top.sequence) { return entry }
+        if let entry = state.entries.removeValue(forKey: top.sequence) {
+          return ((top.sequence, entry), nil)
+        }
       }
       state.isDraining = false
-      return nil
+      return (nil, state.planSleeper())
     }
   }
 }
 
 extension TimerQueue.State {
+  /// The wake of a sleeper to start for the earliest live timer, if none that sleeps now
+  /// wakes early enough (see ``TimerQueue/sleeperGranularity``); records it.
+  fileprivate mutating func planSleeper() -> ContinuousClock.Instant? {
+    while let top = heap.first, entries[top.sequence] == nil { popTop() }
+    guard let top = heap.first else { return nil }
+    let target = min(top.due, ContinuousClock.now + TimerQueue.longestSleep)
+    if let wake, wake <= target + TimerQueue.sleeperGranularity { return nil }
+    wake = target
+    return target
+  }
+
   fileprivate mutating func push(_ key: TimerQueue.Key) {
     heap.append(key)
     var child = heap.count - 1
