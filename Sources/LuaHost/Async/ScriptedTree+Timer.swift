@@ -15,7 +15,9 @@ extension ScriptedTree {
       .function(
         lua.function { (arguments: [LuaValue]) async throws -> [LuaValue] in
           let delay = try Self.delay(arguments.first, function: "sleep")
-          try await Task.sleep(for: delay)
+          // Sliced: a wait that is cancelled (a stop, its view removed) keeps the runtime's
+          // timer a second at most, not until its end.
+          try await Task.sleepInSlices(until: .now + delay)
           return []
         }))
     try module.set(
