@@ -65,7 +65,8 @@ static int lh_box_gc(lua_State *L) {
  * Upvalue 1 is not checked here, on the hottest path (it would cost a lua_rawlen, about 7%
  * of a Lua-to-Swift call): only debug.setupvalue can replace it, and trusted code can break
  * stock C closures the same way (string.gmatch's iterator reads its state from an upvalue
- * just as unchecked). The sandbox has no debug.setupvalue. */
+ * just as unchecked). The sandbox's own debug has no setupvalue; the full library, granted
+ * with --allow debug (or a plugin's debug capability), breaks both, as SECURITY.md says. */
 static inline __attribute__((always_inline)) int lh_dispatch(lua_State *L) {
   lh_slot *slot = lua_touserdata(L, lua_upvalueindex(1));
   if (slot->box == NULL) { /* released by a __gc called by hand */

@@ -245,6 +245,24 @@ final class Tally {
     #expect(weakProbe == nil)
   }
 
+  /// An object whose userdata's `__gc` was called by hand gets a new userdata when it is
+  /// pushed again: the cache kept handing out the released one, which every access refused
+  /// (so did a new object at the freed one's address; a hostile review).
+  @Test func anObjectReleasedByHandIsPushedAfresh() throws {
+    final class Probe { var value = 7 }
+    let lua = try LuaState()
+    try lua.register(Probe.self, name: "Probe") { type in
+      type.property("value", get: { (probe: Probe) in probe.value })
+    }
+    let probe = Probe()
+    try lua.globals().set("p", lua.userdata(probe))
+    try lua.run("debug.getmetatable(p).__gc(p)")
+    #expect(throws: LuaError.self) { try lua.run("return p.value") }
+    try lua.globals().set("q", lua.userdata(probe))
+    #expect(try lua.run("return q.value, rawequal(p, q)") == [7, false])
+    #expect(try lua.run("return q.value") == [7])
+  }
+
   /// A registered class's methods work on a subclass's objects (a subclass gets its own
   /// metatable, so they are reached through the base's functions: the lent receiver's
   /// dynamic cast), and refuse another class's.

@@ -31,7 +31,10 @@ extension LuaStack {
     }
     let address = Unmanaged.passUnretained(object).toOpaque()
     pushObjectCache()
-    if lua_rawgetp(L, -1, address) == LUA_TUSERDATA {
+    // A cached userdata whose box was released by hand (its `__gc` called through the
+    // debug library) holds no object any more: it is replaced, or this object (or a new
+    // one at the freed one's address) would get a userdata every access to fails.
+    if lua_rawgetp(L, -1, address) == LUA_TUSERDATA, lh_toobject(L, -1) == address {
       lua_rotate(L, -2, 1)  // ... ud cache
       pop()
       return
