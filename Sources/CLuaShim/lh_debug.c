@@ -120,11 +120,11 @@ static int lh_getstack(lua_State *L1, int level, lua_Debug *ar) {
  * function that failed, as in stock Lua, not the handler's wrapper (which has no line,
  * so the message had no position). */
 int lh_error(lua_State *L) {
-  lua_Integer level = luaL_optinteger(L, 2, 1);
+  int level = (int)luaL_optinteger(L, 2, 1); /* as stock: cast, so 2^32 + 1 is level 1 */
   lua_settop(L, 1);
   if (lua_type(L, 1) == LUA_TSTRING && level > 0) {
     lua_Debug ar;
-    if (level <= INT_MAX && lh_getstack(L, (int)level, &ar)) {
+    if (lh_getstack(L, level, &ar)) {
       lua_getinfo(L, "Sl", &ar);
       if (ar.currentline > 0) { /* as luaL_where */
         lua_pushfstring(L, "%s:%d: ", ar.short_src, ar.currentline);
@@ -149,7 +149,7 @@ static int lh_traceback(lua_State *L) {
     lua_pushvalue(L, arg + 1);
     return 1;
   }
-  lua_Integer first = luaL_optinteger(L, arg + 2, L == L1 ? 1 : 0);
+  int first = (int)luaL_optinteger(L, arg + 2, L == L1 ? 1 : 0); /* cast, as stock */
   luaL_Buffer b;
   luaL_buffinit(L, &b);
   if (msg != NULL) {
@@ -157,7 +157,7 @@ static int lh_traceback(lua_State *L) {
     luaL_addchar(&b, '\n');
   }
   luaL_addstring(&b, "stack traceback:");
-  int level = first < 0 || first > INT_MAX ? -1 : lh_reallevel(L1, (int)first);
+  int level = first < 0 ? -1 : lh_reallevel(L1, first);
   int last = lh_depth(L1) - 1;
   int limit = level >= 0 && last - level > LH_TB_HEAD + LH_TB_TAIL ? LH_TB_HEAD : -1;
   lua_Debug ar;
@@ -215,8 +215,8 @@ static int lh_getinfo(lua_State *L) {
   lua_Debug ar;
   int function = lua_isfunction(L, arg + 1);
   if (!function) {
-    lua_Integer level = luaL_checkinteger(L, arg + 1);
-    if (level < 0 || level > INT_MAX || !lh_getstack(L1, (int)level, &ar)) {
+    int level = (int)luaL_checkinteger(L, arg + 1); /* cast, as stock */
+    if (level < 0 || !lh_getstack(L1, level, &ar)) {
       luaL_pushfail(L); /* a level out of range fails before the options are read, as stock */
       return 1;
     }

@@ -315,9 +315,11 @@ static int lh_newer_first(const void *a, const void *b) {
 }
 
 /* At close: every registered object is finalized, the newest registration first, as
- * lua_close finalizes in reverse order of marking; then the queue runs. */
+ * lua_close finalizes in reverse order of marking, garbage or not; after those a collection
+ * already queued (stock's own order: what a cycle separated runs first). No collection
+ * runs first: it queued the garbage ahead of the objects still reachable, which stock
+ * finalizes newest first all together (a differential review). */
 static int lh_finalize_all_k(lua_State *L) {
-  lua_gc(L, LUA_GCCOLLECT);
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lh_fin_registered) == LUA_TTABLE) {
     int registered = lua_gettop(L), queue = registered + 1, by = registered + 2;
     lh_registry_table(L, &lh_fin_queue, NULL);

@@ -22,6 +22,16 @@ print(pcall(coroutine.isyieldable, 2))
 print(pcall(function() coroutine.yield() end))
 print(load("\27Lua", "bytes", "t"))
 
--- Finalizers still pending at the end run newest first, as lua_close runs them.
-for i = 1, 12 do _G["object" .. i] = setmetatable({}, {__gc = function() print("gc", i) end}) end
+-- Finalizers still pending at the end run newest first, as lua_close runs them, garbage
+-- or reachable alike (with the collector stopped, no cycle finds the garbage first).
+collectgarbage("stop")
+for i = 1, 12 do
+  local object = setmetatable({}, {__gc = function() print("gc", i) end})
+  if i % 3 ~= 0 then _G["object" .. i] = object end
+end
 print("end of main")
+
+-- Levels are C ints, as in stock: 2^32 + 1 is level 1.
+print(pcall(function() error("m", 2^32 + 1) end))
+print((debug.traceback("x", 2^32 + 1)):match("^x\nstack traceback:\n\t[^\n]*"))
+print(debug.getinfo(2^32 + 1, "l").currentline)
