@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 #include <editline/readline.h>
 
@@ -147,6 +148,29 @@ void cs_forget_interrupts(void) {
   cs_drain(cs_prompt_pipe[0]);
   cs_sigint_pending = 0;
   atomic_store(&cs_prompt_interrupt, 0);
+}
+
+static struct termios cs_saved_termios;
+static volatile sig_atomic_t cs_have_termios = 0;
+
+/* Puts the terminal back, then ends the process of the same signal, by default (the
+ * handler was reset on entry, and the signal raised here waits for it to return). */
+static void cs_on_ending_signal(int signo) {
+  if (cs_have_termios) tcsetattr(STDIN_FILENO, TCSANOW, &cs_saved_termios);
+  raise(signo);
+}
+
+void cs_restore_terminal_on_signals(void) {
+  if (tcgetattr(STDIN_FILENO, &cs_saved_termios) != 0) return;
+  cs_have_termios = 1;
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = cs_on_ending_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESETHAND;
+  sigaction(SIGTERM, &action, NULL);
+  sigaction(SIGHUP, &action, NULL);
+  sigaction(SIGQUIT, &action, NULL);
 }
 
 void cs_setup_editline(cs_completion_generator generator) {

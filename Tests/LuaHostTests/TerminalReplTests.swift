@@ -46,6 +46,17 @@ import Testing
     #expect(terminal.waitFor("héllo 長い🙂\t2\t%a\tnil\r\n", after: mark))
   }
 
+  /// SIGTERM or SIGHUP at the prompt (the line editor reading, the terminal
+  /// without echo) leaves the terminal as the REPL found it, then ends the process of it.
+  @Test(arguments: [SIGTERM, SIGHUP])
+  func anEndingSignalAtThePromptPutsTheTerminalBack(signal: Int32) throws {
+    let terminal = try start()
+    #expect(!terminal.isCooked)
+    kill(terminal.processIdentifier, signal)
+    #expect(terminal.exitStatus() == 128 + signal)
+    #expect(terminal.isCooked)
+  }
+
   @Test func completesFieldsAndMethods() throws {
     let terminal = try start()
     // libedit redraws only what changed, so check the completed line by running it.

@@ -127,6 +127,18 @@ public final class PseudoTerminal {
   /// A mark in the transcript, to wait for output that comes after it.
   public var mark: String.Index { transcript.endIndex }
 
+  /// The process on the terminal, for a test that signals it.
+  public var processIdentifier: pid_t { pid }
+
+  /// Whether the terminal echoes and edits lines itself (its settings when no line editor
+  /// reads it).
+  public var isCooked: Bool {
+    var settings = termios()
+    guard tcgetattr(master, &settings) == 0 else { return false }
+    let wanted = tcflag_t(ICANON) | tcflag_t(ECHO)
+    return settings.c_lflag & wanted == wanted
+  }
+
   /// Waits for the process to exit and returns its status (nil if it is still running).
   public func exitStatus(timeout: Double = 10) -> Int32? {
     let deadline = Date().addingTimeInterval(timeout)

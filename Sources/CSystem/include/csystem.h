@@ -24,6 +24,10 @@ typedef char *(*cs_completion_generator)(const char *text, int state);
 /// no signal handling of its own, and a getc that turns Ctrl-C at the prompt into a line end
 /// (see cs_take_prompt_interrupt).
 void cs_setup_editline(cs_completion_generator generator);
+/// Keeps the terminal's settings of stdin as they are now, and has SIGTERM, SIGHUP and
+/// SIGQUIT put them back before they end the process as by default: the line editor
+/// leaves the terminal without echo and line editing while it reads.
+void cs_restore_terminal_on_signals(void);
 /// Whether Ctrl-C ended the last line read at the prompt (then the line is to be dropped).
 int cs_take_prompt_interrupt(void);
 /// Forgets Ctrl-C presses that came while code ran, before a new prompt.

@@ -65,6 +65,9 @@ struct EditingLineReader: LineReader {
   init(completer: Completer, environment: [String: String]) {
     activeCompleter = completer
     historyPath = Self.historyPath(environment)
+    // Before the line editor changes them: a SIGTERM or SIGHUP at the prompt left the
+    // terminal without echo (lua's readline puts it back).
+    cs_restore_terminal_on_signals()
     cs_setup_editline { text, state in
       let prefix = text.map { String(cString: $0) } ?? ""
       if state == 0 { activeMatches = activeCompleter?.completions(for: prefix) ?? [] }
