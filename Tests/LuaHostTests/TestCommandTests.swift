@@ -74,6 +74,24 @@ import Testing
     #expect(tests?.first?["line"] as? Int == 12)
   }
 
+  /// With `--json` or `--tap`, stdout holds the report alone: what a test prints goes to
+  /// stderr (it came first on stdout, and the JSON did not parse).
+  @Test func machineReadableReportsKeepPrintsOffStdout() throws {
+    let folder = try Luahost.temporaryFolder([
+      "p_test.lua": "test('prints', function() print('noise from test') end)"
+    ])
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let json = try Luahost.run(["test", "--json", folder])
+    #expect(json.status == 0)
+    #expect(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) is [String: Any])
+    #expect(json.stderr.contains("noise from test"))
+    let tap = try Luahost.run(["test", "--tap", folder])
+    #expect(tap.stdout.hasPrefix("TAP version 13\n"), "\(tap.stdout)")
+    #expect(tap.stderr.contains("noise from test"))
+    let text = try Luahost.run(["test", folder])
+    #expect(text.stdout.contains("noise from test"))
+  }
+
   @Test func usageErrorsAndNoTests() throws {
     let bad = try Luahost.run(["test", "--frobnicate"])
     #expect(bad.status == 2)

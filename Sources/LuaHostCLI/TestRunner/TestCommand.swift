@@ -72,6 +72,7 @@ package enum TestCommand {
         }
         index += 1
       }
+      if case .text = format {} else { options.printsToStandardError = true }
       if let directory = options.pluginDirectory, !PluginHost.isDirectory(directory) {
         throw UsageError("--plugins: \(directory) is not a directory")
       }

@@ -23,12 +23,20 @@ final class TestEnvironment {
       trustedLimits.timeout = nil
       trustedLimits.apply(to: lua)
     } else {
-      lua = try LuaState(sandbox: limits.sandbox(granting: true))
+      var sandbox = limits.sandbox(granting: true)
+      if options.printsToStandardError {
+        sandbox.output = { StandardStreams.error(String(decoding: $0.bytes, as: UTF8.self) + "\n") }
+      }
+      lua = try LuaState(sandbox: sandbox)
     }
     tree = try ScriptedTree(lua: lua, root: root)
     if trusted || options.pluginDirectory != nil, let container = root.find("plugins") {
+      let toStandardError = options.printsToStandardError
       let host = limits.pluginHost(
-        container: container, output: { StandardStreams.out($0 + "\n") })
+        container: container,
+        output: {
+          toStandardError ? StandardStreams.error($0 + "\n") : StandardStreams.out($0 + "\n")
+        })
       // A plugin that cannot load is reported (once per run), never dropped without a word.
       for case .failure(let error) in options.pluginDirectory.map(host.loadAll(in:)) ?? [] {
         Self.reportOnce("luahost test: a plugin was not loaded: \(error)")

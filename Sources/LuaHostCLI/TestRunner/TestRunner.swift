@@ -21,6 +21,9 @@ package struct TestRunner {
     /// `expect.error(fn, "instructions")`) and the memory limit (the sandbox's default
     /// unless given; `--memory none` lifts it).
     package var limits = RunLimits()
+    /// Whether what tests and plugins print goes to stderr: with `--json` or `--tap`,
+    /// stdout holds the report alone, so that a tool can parse it.
+    package var printsToStandardError = false
 
     /// The deadline of each test.
     package var timeout: Duration { limits.timeout ?? .seconds(5) }
