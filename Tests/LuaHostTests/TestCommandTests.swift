@@ -92,6 +92,18 @@ import Testing
     #expect(text.stdout.contains("noise from test"))
   }
 
+  /// A test whose name is not UTF-8 runs, named with escapes; it failed its whole file.
+  @Test func aTestNamedInOtherBytesRuns() throws {
+    let folder = try Luahost.temporaryFolder([
+      "latin_test.lua": "test('first ok', function() end) test('caf\\233', function() end)"
+    ])
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let result = try Luahost.run(["test", folder])
+    #expect(result.status == 0, "\(result.stdout)")
+    #expect(result.stdout.contains("PASS caf\\233"), "\(result.stdout)")
+    #expect(result.stdout.hasSuffix("2 passed, 0 failed\n"), "\(result.stdout)")
+  }
+
   @Test func usageErrorsAndNoTests() throws {
     let bad = try Luahost.run(["test", "--frobnicate"])
     #expect(bad.status == 2)

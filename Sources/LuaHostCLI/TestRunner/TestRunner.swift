@@ -83,10 +83,15 @@ package struct TestRunner {
         try environment.load(file: file).array().map { entry in
           let table = try LuaTable(luaValue: entry)
           let function = try LuaFunction(luaValue: table.rawGet("fn"))
-          return (
-            try String(luaValue: table.rawGet("name")), function.definition?.line,
-            try table.rawGet("skip") == true
-          )
+          // A name that is not UTF-8 is shown with escapes (`\233`): it failed the file.
+          let name = try table.rawGet("name")
+          let text: String
+          if case .string(let bytes) = name {
+            text = bytes.string ?? bytes.visibleText()
+          } else {
+            text = try String(luaValue: name)
+          }
+          return (text, function.definition?.line, try table.rawGet("skip") == true)
         }
       }
     } catch let error as LuaError {
