@@ -432,6 +432,31 @@ import Testing
     }
   }
 
+  /// Ctrl-C once the main chunk has ended (a timer pending, a plugin's timer looping) ends
+  /// the run as interrupted, with exit status 1; it ended the process by the signal, with
+  /// nothing said and nothing cancelled.
+  @Test(.disabled(if: Sanitizers.threadSanitizer, "TSan defers signals; see Sanitizers"))
+  func ctrlCAfterTheMainChunkEndsTheRunAsInterrupted() throws {
+    let waiting = try LuahostChild(
+      ["-e", "timer.after(100, function() end) print('wait' .. 'ing')"])
+    #expect(waiting.waitFor("waiting"))
+    kill(waiting.processIdentifier, SIGINT)
+    let waited = try waiting.finish()
+    #expect(!waiting.endedBySignal && waited == 1, "\(waiting.stderr)")
+    #expect(waiting.stderr.contains("interrupted"), "\(waiting.stderr)")
+    let folder = try Luahost.temporaryFolder([
+      "plugins/loop.lua":
+        "timer.after(0, function() print('loop' .. 'ing') while true do end end)"
+    ])
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let looping = try LuahostChild(["--plugins", "plugins", "-e", ""], directory: folder)
+    #expect(looping.waitFor("looping"))
+    kill(looping.processIdentifier, SIGINT)
+    let looped = try looping.finish()
+    #expect(!looping.endedBySignal && looped == 1, "\(looping.stderr)")
+    #expect(looping.stderr.contains("interrupted"), "\(looping.stderr)")
+  }
+
   @Test(.disabled(if: Sanitizers.threadSanitizer, "TSan defers signals; see Sanitizers"))
   func ctrlCWhileAScriptWaitsEndsTheWait() throws {
     // Whether it lands while the script runs or while it waits, the first Ctrl-C ends the

@@ -33,12 +33,14 @@ extension ScriptRunner {
   }
 
   /// Reads stdin to its end, discarding it (`--watch` without a script runs until then),
-  /// or until `end` passes.
-  static func waitForEndOfInput(until end: ContinuousClock.Instant?) {
+  /// or until `end` passes, or until `going` says no (a tick of 100 ms reads it).
+  static func waitForEndOfInput(
+    until end: ContinuousClock.Instant?, orWhile going: () -> Bool = { true }
+  ) {
     StandardStreams.flush()
     var buffer = [UInt8](repeating: 0, count: 4096)
     var input = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-    while end.map({ ContinuousClock.now < $0 }) ?? true {
+    while end.map({ ContinuousClock.now < $0 }) ?? true, going() {
       // A tick of 100 ms, so that the end is seen while stdin stays open.
       let ready = poll(&input, 1, 100)
       if ready < 0 && errno != EINTR { return }

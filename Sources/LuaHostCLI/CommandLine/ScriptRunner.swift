@@ -211,10 +211,15 @@ package struct ScriptRunner {
       try makeArgTable(in: lua, options: options)
       if options.warnings { lua.setWarnings(true) }
     }
-    try lua.interruptingOnSIGINT {
+    // Ctrl-C is handled as `lua` handles it from the first action to the end of the wait
+    // for timers and plugins below: one that Lua code of the script takes raises
+    // `interrupted!` there; one that no Lua code took (the script waits, or a plugin's code
+    // runs, or the main chunk was ending) cancels the wait. Counted from here, so that one
+    // coming as the main chunk ends is not lost.
+    let unheard = LuaState.unheardSIGINTs
+    let ended = try lua.interruptingOnSIGINT { () throws -> ExitStatus? in
       try runActions(options, tree: appTree, plugins: pluginHost, startsRepl: startsRepl)
-    }
-    if session == nil {
+      guard session == nil else { return nil }
       // As node does: the script's timers and plugins' work in flight run before the exit.
       // `--timeout` bounds the whole run, this wait included: an endless timer chain ends.
       let plugins = pluginHost.map(Unchecked.init)
@@ -225,11 +230,23 @@ package struct ScriptRunner {
       // go on meanwhile), then cancels what is still pending: a plugin's endless timer
       // chain must not keep it past its input. `--timeout` bounds this wait too.
       let endsWithInput = options.watch && options.script == nil
-      if endsWithInput { Self.waitForEndOfInput(until: end) }
+      if endsWithInput {
+        Self.waitForEndOfInput(until: end) { LuaState.unheardSIGINTs == unheard }
+      }
+      // A Ctrl-C that no Lua code took interrupts the plugins' code, cancels what is
+      // pending and ends the run as interrupted (it ended the process by the signal's
+      // default action, with nothing said; a CLI review).
+      var interrupted = false
       // Past the end (or, ending with the input, at once), each tick cancels the work in
       // flight (the tree's, and the plugins' panels' below it); a timer that was running
       // meanwhile may start one more, which the next tick cancels, so the wait ends.
       let cancelPastTheEnd = { () -> Bool in
+        if !interrupted && LuaState.unheardSIGINTs != unheard {
+          interrupted = true
+          for plugin in plugins?.value.plugins ?? [] { plugin.interrupt() }
+          View.treeLock.withLock { appTree.root.cancelWork() }
+          return false
+        }
         if let end, ContinuousClock.now >= end {
           // Said only when something was left: a run whose last call timed out has told.
           if work.count > 0 || plugins?.value.hasPendingWork == true { cancelled = true }
@@ -244,6 +261,10 @@ package struct ScriptRunner {
         await work.idle()
         await plugins?.value.idle()
       }
+      if interrupted {
+        report("interrupted")
+        return .failure
+      }
       // Cut at its end, the run failed, also when what its end stopped (a timer that could
       // not start, a plugin's, whose alert its boundary showed) had a handler.
       if cancelled || end.map({ ContinuousClock.now >= $0 }) == true {
@@ -252,7 +273,9 @@ package struct ScriptRunner {
             + (cancelled ? " with timers or waiting work left; they were cancelled" : ""))
         return .failure
       }
+      return nil
     }
+    if let ended { return ended }
     if let session {
       let terminal = stdinIsTerminal && isatty(1) != 0
       if terminal { session.printer.colors = Self.colorsAllowed(environment) }
