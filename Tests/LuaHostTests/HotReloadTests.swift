@@ -281,6 +281,17 @@ import ViewTree
       status == 0, "status \(status); stderr: \(String(reflecting: child.stderr.suffix(1500)))")
   }
 
+  /// The end of input interrupts a plugin's timer that loops: the run waited for the
+  /// plugin's own deadline (10 s), whose timeout the alert then named.
+  @Test func luahostWatchEndsWithItsInputWhileAPluginLoops() throws {
+    try write("timer.after(0, function() print('loop' .. 'ing') while true do end end)")
+    let child = try LuahostChild(["--plugins", folder, "--watch"])
+    #expect(child.waitFor("[p] looping"))
+    _ = try child.finish()
+    #expect(child.stdout.contains("message: interrupted"), "\(child.stdout.suffix(1500))")
+    #expect(!child.stdout.contains("timed out"), "\(child.stdout.suffix(1500))")
+  }
+
   /// Started with stdin closed, the watcher's inotify descriptor took number 0 and the wait
   /// for the end of input read the watcher's events: the run never ended (and lost them).
   @Test func luahostWatchStartedWithStdinClosedEnds() throws {

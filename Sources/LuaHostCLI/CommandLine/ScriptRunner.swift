@@ -253,6 +253,9 @@ package struct ScriptRunner {
         } else if !endsWithInput {
           return false
         }
+        // The plugins' running code is interrupted too: a plugin looping in a timer held
+        // a `--watch` run whose input had ended until its own deadline (a hostile review).
+        for plugin in plugins?.value.plugins ?? [] { plugin.interrupt() }
         View.treeLock.withLock { appTree.root.cancelWork() }
         return false
       }
