@@ -60,6 +60,14 @@ import ViewTree
     #expect(output(".alerts").contains(#"\27[2Jboom\10> fake prompt \u{202E}"#))
   }
 
+  /// A result's strings show C1 controls, line separators and bidirectional controls
+  /// escaped, as alert boxes do (the pretty printer showed them raw; a CLI review).
+  @Test func resultsShowInvisibleControlsEscaped() throws {
+    #expect(
+      output(#"return '\u{202E}abc', '\u{2028}', utf8.char(0x9B) .. '31m', 'café'"#)
+        == #""\u{202E}abc"\#t"\u{2028}"\#t"\u{9B}31m"\#t"café""#)
+  }
+
   /// `.tree` draws at most `treeDepthLimit` levels and `treeLineLimit` lines, and counts
   /// the views it leaves out: each line repeats its ancestors' indent, so a chain 100,000
   /// views deep took gigabytes and minutes (a hostile review: 7 GB after 30 s).

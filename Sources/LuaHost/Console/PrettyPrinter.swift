@@ -98,7 +98,8 @@ public struct PrettyPrinter {
     return pairs.sorted { rank($0.key) < rank($1.key) }
   }
 
-  /// A Lua string literal for `s`, escaping quotes, control bytes and invalid UTF-8.
+  /// A Lua string literal for `s`, escaping quotes, control characters (C0, DEL, C1, line
+  /// separators, bidirectional controls) and invalid UTF-8.
   static func quote(_ s: LuaString) -> String {
     var out = "\""
     if let text = s.string {
@@ -110,8 +111,14 @@ public struct PrettyPrinter {
         case "\t": out += "\\t"
         case "\r": out += "\\r"
         default:
+          // C0, DEL, C1, and the separators and bidirectional controls that break or
+          // reorder a line on screen (shown raw, they did here: a CLI review).
           if scalar.value < 0x20 || scalar.value == 0x7F {
             out += "\\\(scalar.value)"
+          } else if (0x80...0x9F).contains(scalar.value)
+            || String.invisibleBreaks.contains(scalar.value)
+          {
+            out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
           } else {
             out.unicodeScalars.append(scalar)
           }
