@@ -160,6 +160,17 @@ import ViewTree
     #expect(completer.completions(for: "t.").sorted() == ["t._x9", "t.xy"])
   }
 
+  /// After a colon, a Swift object offers its methods, not its properties (`ui.root:kind()`
+  /// fails; a CLI review); after a dot, both.
+  @Test func completionAfterAColonOffersMethods() throws {
+    let completer = Completer(lua: session.lua)
+    let methods = completer.completions(for: "ui.root:")
+    #expect(methods.contains("ui.root:find") && methods.contains("ui.root:add"), "\(methods)")
+    #expect(!methods.contains("ui.root:kind") && !methods.contains("ui.root:id"), "\(methods)")
+    let fields = completer.completions(for: "ui.root.")
+    #expect(fields.contains("ui.root.kind") && fields.contains("ui.root.find"), "\(fields)")
+  }
+
   @Test func unfinishedChunksContinue() throws {
     #expect(session.submit("function f()") == .incomplete)
     #expect(session.prompt == ">> ")

@@ -36,7 +36,13 @@ public struct Completer {
     // is no identifier, and offering it wrote its escape sequences to the terminal.
     let names = lua.fieldNames(of: current).filter(\.isLuaName)
     if let methodPrefix {
-      return names.filter { $0.hasPrefix(methodPrefix) }.map { base + ":" + $0 }
+      // A Swift object's properties are no methods (`ui.root:kind()` fails): only names
+      // without a property getter follow a colon.
+      var methods = names.filter { $0.hasPrefix(methodPrefix) }
+      if case .userdata = current {
+        methods = methods.filter { lua.rawField(of: current, $0) == nil }
+      }
+      return methods.map { base + ":" + $0 }
     }
     let prefix = base.isEmpty ? "" : base + "."
     return names.filter { $0.hasPrefix(partial) }.map { prefix + $0 }
