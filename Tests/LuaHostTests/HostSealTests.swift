@@ -91,11 +91,24 @@ import ViewTree
     ["--timeout", "1e16"], ["--timeout", "nan"], ["--timeout", "-1s"], ["--timeout", "1e300ms"],
     ["--memory", "99999999999G"], ["--memory", "-5M"], ["--instructions", "-1"],
     ["--instructions", "99999999999999999999999"],
+    // Decimal only: `Double` reads these too (`0x10` was 16 s; a CLI review).
+    ["--timeout", "0x10"], ["--timeout", "1e3"], ["--timeout", "inf"], ["--timeout", ".s"],
+    ["--timeout", "1.2.3s"],
   ])
   func extremeFlagsAreUsageErrors(_ flags: [String]) throws {
     let result = try Luahost.run(flags + ["-e", "print(1)"])
     #expect(result.status == 2, "\(flags): \(result.stderr)")
     #expect(result.stderr.contains("bad"), "\(result.stderr)")
+  }
+
+  /// An empty capability is a slip, not a grant of nothing (`--allow ''` was accepted).
+  @Test(arguments: ["", ",", "io,,os", "io,"])
+  func anEmptyCapabilityIsAUsageError(_ list: String) throws {
+    let result = try Luahost.run(["--allow", list, "-e", "print(1)"])
+    #expect(result.status == 2, "\(list): \(result.stderr)")
+    #expect(result.stderr.contains("unknown capability ''"), "\(result.stderr)")
+    let fine = try Luahost.run(["--allow", "io,os", "--timeout", "1.5s", "-e", "print(1)"])
+    #expect(fine.stdout == "1\n", "\(fine.stderr)")
   }
 
   @Test func extremeTimeLimitsInTestsAreFailuresNotCrashes() throws {

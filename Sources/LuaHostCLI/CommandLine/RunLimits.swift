@@ -45,7 +45,9 @@ package struct RunLimits: Equatable, Sendable {
   package mutating func parse(_ option: String, _ value: String) throws {
     switch option {
     case "--allow":
-      for name in value.split(separator: ",") {
+      // Every name between commas is a capability: an empty one (`--allow ''`, `io,,os`)
+      // is a slip, not a grant of nothing.
+      for name in value.split(separator: ",", omittingEmptySubsequences: false) {
         guard let capability = LuaSandbox.Capability(rawValue: String(name)) else {
           throw UsageError("unknown capability '\(name)' (known: io, os, package, debug)")
         }
@@ -141,11 +143,22 @@ package struct RunLimits: Equatable, Sendable {
   /// `250ms`, `2s`, `1.5s`, `1m`; a bare number is seconds. At most a year
   /// (``Duration/limit(seconds:)``): anything longer is refused, not trapped on.
   static func parseDuration(_ text: String) -> Duration? {
+    // Decimal digits with at most one point: `Double` also reads `0x10`, `1e3` and `inf`.
+    func decimal(_ digits: Substring) -> Double? {
+      guard digits.contains(where: \.isASCIIDigit), digits.filter({ $0 == "." }).count <= 1,
+        digits.allSatisfy({ $0.isASCIIDigit || $0 == "." })
+      else { return nil }
+      return Double(digits)
+    }
     let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]
     for (suffix, scale) in units where text.hasSuffix(suffix) {
-      guard let number = Double(text.dropLast(suffix.count)) else { return nil }
+      guard let number = decimal(text.dropLast(suffix.count)) else { return nil }
       return Duration.limit(seconds: number * scale)
     }
-    return Double(text).flatMap { Duration.limit(seconds: $0) }
+    return decimal(Substring(text)).flatMap { Duration.limit(seconds: $0) }
   }
+}
+
+extension Character {
+  fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }
