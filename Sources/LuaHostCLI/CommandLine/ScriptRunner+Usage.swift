@@ -24,7 +24,8 @@ extension ScriptRunner {
                          256M, plugins to 64M
       --timeout DURATION wall-clock limit per call and for the whole run, timers
                          included, e.g. 500ms, 2s
-      --instructions N   instruction budget per call
+      --instructions N   instruction budget per call, counted in steps of 1,000 (an
+                         empty chunk takes one step)
       --help    show this help
       --        stop handling options
       -         stop handling options and execute stdin
