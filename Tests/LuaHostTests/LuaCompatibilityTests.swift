@@ -58,6 +58,19 @@ import Testing
     #expect(version.stdout.hasSuffix("PUC-Rio\nhello\n"))
   }
 
+  /// As lua.c reads it, `-- -` names a file called `-`, not stdin (after `--` nothing is an
+  /// option, `-` included).
+  @Test func aDashAfterTheEndOfOptionsIsAFile() throws {
+    let folder = try Luahost.temporaryFolder(["-": "print('the file', ...)"])
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let stock = try StockLua.run(["--", "-", "a"], stdin: "print('stdin')", directory: folder)
+    #expect(stock.stdout == "the file\ta\n")
+    let ours = try Luahost.run(["--", "-", "a"], stdin: "print('stdin')", directory: folder)
+    #expect(ours.stdout == stock.stdout, "\(ours.stderr)")
+    let plain = try Luahost.run(["-", "a"], stdin: "print('stdin', ...)", directory: folder)
+    #expect(plain.stdout == "stdin\ta\n", "\(plain.stderr)")
+  }
+
   /// As under `lua`, only `-e` and `-v` keep a run with no script from running stdin:
   /// `-l` alone loads its module, then stdin runs.
   @Test func stdinRunsAfterRequireAlone() throws {

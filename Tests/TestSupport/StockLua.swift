@@ -15,11 +15,14 @@ public enum StockLua {
     process.standardOutput = pipe
     let input = Pipe()
     process.standardInput = stdin == nil ? FileHandle.nullDevice : input
-    try process.run()
     if let stdin {
+      // Written before the start, into the pipe's buffer (a short text fits): written
+      // after, to an interpreter that never reads it and has exited, it raised SIGPIPE in
+      // the test process.
       try input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
       try input.fileHandleForWriting.close()
     }
+    try process.run()
     let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     return (process.terminationStatus, output)

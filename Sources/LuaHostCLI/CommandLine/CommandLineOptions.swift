@@ -30,8 +30,13 @@ package struct CommandLineOptions: Equatable, Sendable {
   package var warnings = false
   /// `--help`.
   package var showHelp = false
-  /// The script: a path, `-` for stdin, or nil.
+  /// The script: a path, `-` for stdin (but see ``scriptIsStdin``), or nil.
   package var script: String?
+  /// Whether the script is stdin: `-`, unless `--` came right before it (`lua -- -` opens
+  /// a file named `-`, as lua.c does).
+  package var scriptIsStdin: Bool { script == "-" && !scriptFollowsDoubleDash }
+  /// `--` came right before the script.
+  package var scriptFollowsDoubleDash = false
   /// Arguments after the script.
   package var scriptArguments: [String] = []
   /// `--plugins DIR`: load the plugins in DIR into the app tree.
@@ -70,6 +75,7 @@ package struct CommandLineOptions: Equatable, Sendable {
       let word = arguments[index]
       if word == "--" {
         index += 1
+        scriptFollowsDoubleDash = true
         break
       }
       if word == "-" || !ArgumentText.isOption(word) { break }

@@ -314,11 +314,13 @@ package struct ScriptRunner {
       }
     }
     if let script = options.script {
-      try runScript(script, tree: tree, plugins: plugins, trusted: options.trusted)
+      try runScript(
+        script, isStdin: options.scriptIsStdin, tree: tree, plugins: plugins,
+        trusted: options.trusted)
     } else if startsRepl {
       if !options.interactive && stdinIsTerminal { StandardStreams.out(Self.version + "\n") }
     } else if !options.executesCode && !options.showVersion && !options.watch {
-      try runScript("-", tree: tree, plugins: plugins, trusted: options.trusted)
+      try runScript("-", isStdin: true, tree: tree, plugins: plugins, trusted: options.trusted)
     }
   }
 
@@ -465,7 +467,7 @@ package struct ScriptRunner {
   /// Runs the script with the values of `arg[1]`, `arg[2]`, … as `...`, read from the
   /// global `arg` when the script starts (as `lua` does, so `-e` may change them).
   private func runScript(
-    _ script: String, tree: ScriptedTree, plugins: PluginHost?, trusted: Bool
+    _ script: String, isStdin: Bool, tree: ScriptedTree, plugins: PluginHost?, trusted: Bool
   ) throws {
     // A script may be a pipe (`luahost <(…)`, or stdin), as for `lua`. Either is read up
     // to the size of the largest file: an endless pipe (`- </dev/zero`) is refused there.
@@ -473,7 +475,7 @@ package struct ScriptRunner {
     // stdio's buffer with `io.read` (opening /dev/stdin again would start over, and fails
     // for a socket).
     var bytes: [UInt8] = []
-    if script == "-" {
+    if isStdin {
       // A stdin the parent closed was opened on /dev/null (main.swift): as `lua`, refuse it.
       guard !stdinWasClosed else {
         throw LuaError(kind: .file, message: "cannot read stdin: Bad file descriptor")
@@ -497,7 +499,7 @@ package struct ScriptRunner {
     let (chunk, arguments) = try tree.withState { lua -> (LuaFunction, [LuaValue]) in
       // Trusted, a precompiled script runs, as with `lua`; sandboxed, bytecode is refused.
       let chunk = try lua.load(
-        script: bytes, name: script == "-" ? "=stdin" : "@" + ArgumentText.display(script),
+        script: bytes, name: isStdin ? "=stdin" : "@" + ArgumentText.display(script),
         mode: trusted ? .any : .text)
       guard case .table(let arg) = try lua.globals().get("arg") else {
         throw LuaError(kind: .runtime, message: "'arg' is not a table")
