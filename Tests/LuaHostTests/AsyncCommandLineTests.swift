@@ -96,6 +96,40 @@ import Testing
     #expect(more - fewer < 10_000, "peak \(more) KB against \(fewer) KB")
   }
 
+  /// Removing views whose timers' tasks already wait cancels those timers, and every later
+  /// removal still cancels its view's work: a timer's task dropped its timer from inside
+  /// `Task.cancel()`, which ended the view's work while the view cancelled it, so the
+  /// process's count of views with work went down twice, and from then on no removal
+  /// cancelled anything (a hostile review: timers ran after their views were removed, and
+  /// `luahost` waited for them).
+  @Test func removingViewsWithWaitingTimersKeepsCancellingWork() throws {
+    let script = try Luahost.temporaryFile(
+      """
+      local function viewWithTimer(name, delay)
+        local v = ui.root:add(ui.button{ id = name, on_tap = function()
+          timer.after(delay, function() print(name .. ' ran after its view was removed') end)
+        end })
+        v:tap()
+        return v
+      end
+      local a1, a2 = viewWithTimer('a1', 0.5), viewWithTimer('a2', 0.5)
+      timer.after(0.1, function()
+        a1:remove() a2:remove()
+        local b = viewWithTimer('b', 0.3)
+        b:remove()
+        local w = ui.root:add(ui.button{ id = 'w', on_tap = function()
+          timer.sleep(0.3) print('w went on after its view was removed')
+        end })
+        w:tap() w:remove()
+        print('removed')
+      end)
+      """)
+    defer { try? FileManager.default.removeItem(atPath: script) }
+    let result = try Luahost.run([script])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "removed\n")
+  }
+
   @Test func anErrorInATimerIsAnUnhandledAlertAndExitStatusOne() throws {
     let script = try Luahost.temporaryFile("timer.after(0.01, function() error('late boom') end)")
     let result = try Luahost.run([script])

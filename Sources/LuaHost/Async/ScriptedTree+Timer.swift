@@ -94,13 +94,14 @@ extension ScriptedTree {
               work.end()
             }))
         // The queue's sleepers run it (see TimerQueue); this task is what the view tracks,
-        // and cancelling it drops the timer.
+        // and cancelling it drops the timer, from the task (see `waitUntilReleased`).
         let task = Task {
           await withTaskCancellationHandler {
-            await timers.waitUntilEnded(sequence)
+            await timers.waitUntilReleased(sequence)
           } onCancel: {
-            timers.remove(sequence)
+            timers.release(sequence)
           }
+          if Task.isCancelled { timers.remove(sequence) }
         }
         handle.task = task
         return task

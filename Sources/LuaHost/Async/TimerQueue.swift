@@ -55,10 +55,19 @@ final class TimerQueue: Sendable {
     var isDraining = false
     /// When the latest sleeper started will wake; nil when none sleeps for a timer.
     var wake: ContinuousClock.Instant?
-    /// The timer tasks waiting for their timers to end (``waitUntilEnded(_:)``).
-    var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
-    /// Timers that ended before their task waited.
-    var endedEarly: Set<UInt64> = []
+    /// Each timer's task, from the timer's start until the task stops waiting
+    /// (``waitUntilReleased(_:)``): every timer has one, so no entry is left behind.
+    var waits: [UInt64: Wait] = [:]
+  }
+
+  /// Where a timer's task stands.
+  fileprivate enum Wait {
+    /// Not waiting yet, and not released.
+    case pending
+    /// Waiting, to be resumed.
+    case waiting(CheckedContinuation<Void, Never>)
+    /// Released before it waited: it does not wait.
+    case released
   }
 
   // `LockedValue`, not `Mutex`: ThreadSanitizer sees a pthread mutex (see LockedValue).
@@ -69,12 +78,13 @@ final class TimerQueue: Sendable {
   /// A queue whose timers run on `executor`.
   init(executor: LuaExecutor) { self.executor = executor }
 
-  /// Adds a timer; returns its number, for ``remove(_:)`` and ``waitUntilEnded(_:)``.
+  /// Adds a timer; returns its number, for ``remove(_:)`` and ``waitUntilReleased(_:)``.
   func add(_ entry: Entry) -> UInt64 {
     let (sequence, wake) = state.withLock { state in
       let sequence = state.nextSequence
       state.nextSequence += 1
       state.entries[sequence] = entry
+      state.waits[sequence] = .pending
       state.push(Key(due: entry.due, sequence: sequence))
       return (sequence, state.planSleeper())
     }
@@ -82,17 +92,42 @@ final class TimerQueue: Sendable {
     return sequence
   }
 
-  /// Waits until the timer `sequence` has ended: run, or dropped (``remove(_:)``). Its task
-  /// waits here, so that cancelling the task (removing its view) can drop it.
-  func waitUntilEnded(_ sequence: UInt64) async {
+  /// Waits until the timer `sequence` has ended (run, or dropped) or its task was
+  /// cancelled (``release(_:)``). A timer's task waits here once; a cancelled task then
+  /// drops its timer itself (``remove(_:)``), on its own thread: dropped from inside
+  /// `Task.cancel()`, it ended its view's work while the view cancelled it, and the view's
+  /// count of work was taken down twice (a hostile review: removing views then cancelled
+  /// nothing in the whole process).
+  func waitUntilReleased(_ sequence: UInt64) async {
     await withCheckedContinuation { continuation in
-      let ended = state.withLock { state -> Bool in
-        if state.endedEarly.remove(sequence) != nil { return true }
-        state.waiters[sequence] = continuation
+      let released = state.withLock { state -> Bool in
+        guard case .pending = state.waits[sequence] else {
+          state.waits[sequence] = nil  // released (or unknown): no wait
+          return true
+        }
+        state.waits[sequence] = .waiting(continuation)
         return false
       }
-      if ended { continuation.resume() }
+      if released { continuation.resume() }
     }
+  }
+
+  /// Lets the task of timer `sequence` stop waiting (its timer ended, or the task was
+  /// cancelled); once is enough, and more do nothing.
+  func release(_ sequence: UInt64) {
+    let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+      switch state.waits[sequence] {
+      case .pending?:
+        state.waits[sequence] = .released
+        return nil
+      case .waiting(let continuation)?:
+        state.waits[sequence] = nil
+        return continuation
+      case .released?, nil:
+        return nil
+      }
+    }
+    waiter?.resume()
   }
 
   /// A timer's task was cancelled before the queue ran it: drops it and ends its work. A
@@ -106,19 +141,8 @@ final class TimerQueue: Sendable {
       if state.heap.count > 2 * state.entries.count + 64 { state.rebuild() }
       return entry
     }
-    guard let removed else { return }
-    removed.finish()
-    ended(sequence)
-  }
-
-  /// The timer `sequence` ran or was dropped: its task stops waiting.
-  private func ended(_ sequence: UInt64) {
-    let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-      if let waiter = state.waiters.removeValue(forKey: sequence) { return waiter }
-      state.endedEarly.insert(sequence)
-      return nil
-    }
-    waiter?.resume()
+    removed?.finish()
+    release(sequence)
   }
 
   /// Sleeps until `wake`, then runs what is due. Never cancelled (see the type). On the
@@ -156,7 +180,7 @@ final class TimerQueue: Sendable {
       }
       entry.fire()
       entry.finish()
-      ended(sequence)
+      release(sequence)
     }
   }
 
