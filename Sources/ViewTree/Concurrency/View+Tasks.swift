@@ -44,9 +44,13 @@ extension View {
     var pending = [self]
     while let view = pending.popLast() {
       if !view.runningWork.isEmpty {
-        for task in view.runningWork.values { task.cancel() }
+        // Taken out before cancelling: a task's cancellation handler runs inside
+        // `cancel()` and may end its work there (`finishWork`), which then finds it gone
+        // instead of counting the view out a second time.
+        let tasks = view.runningWork
         view.runningWork = [:]
         _ = Self.viewsWithWork.subtract(1, ordering: .relaxed)
+        for task in tasks.values { task.cancel() }
       }
       pending.append(contentsOf: view.children)
     }
