@@ -97,20 +97,31 @@ public enum Luahost {
     process.standardInput = input
     process.standardOutput = output
     process.standardError = errors
+    // Input that a pipe holds is written before the start: written after, to a child that
+    // exits without reading it (`luahost -- - a` reads a file), it raised SIGPIPE, which
+    // ended the whole test process. Larger input is written on another thread, or it would
+    // wait for the child to read it while the child waits for its stdout to be read.
+    let inputHandle = input.fileHandleForWriting
+    let fits = stdin.utf8.count <= 32 * 1024
+    if fits {
+      try inputHandle.write(contentsOf: Data(stdin.utf8))
+      try inputHandle.close()
+    }
     try process.run()
     let killer = DispatchWorkItem { [process] in
       if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
     DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
     defer { killer.cancel() }
-    // Written on another thread too: input larger than a pipe holds would otherwise wait
-    // for the child to read it while the child waits for its full stdout to be read.
-    let inputHandle = input.fileHandleForWriting
     let written = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
-      try? inputHandle.write(contentsOf: Data(stdin.utf8))
-      try? inputHandle.close()
+    if fits {
       written.signal()
+    } else {
+      DispatchQueue.global().async {
+        try? inputHandle.write(contentsOf: Data(stdin.utf8))
+        try? inputHandle.close()
+        written.signal()
+      }
     }
     defer { written.wait() }
     // Read stderr on another thread so a full pipe never blocks the child.

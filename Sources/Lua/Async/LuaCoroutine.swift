@@ -204,8 +204,8 @@ public final class LuaCoroutine {
     let now = Watchdog.now()  // read once: read twice, it could pass the deadline between
     let remaining = deadline > now ? deadline - now : 0
     let timer = Task {
-      // Cancelled as most runs end: sliced, it keeps the runtime's timer a second at most.
-      try await Task.sleepInSlices(until: .now + .nanoseconds(remaining))
+      // Cancelled as most runs end: see SleepQueue.
+      try await SleepQueue.shared.sleep(until: .now + .nanoseconds(remaining))
       work.cancel()
     }
     defer { timer.cancel() }

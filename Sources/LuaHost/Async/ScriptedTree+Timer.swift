@@ -15,9 +15,9 @@ extension ScriptedTree {
       .function(
         lua.function { (arguments: [LuaValue]) async throws -> [LuaValue] in
           let delay = try Self.delay(arguments.first, function: "sleep")
-          // Sliced: a wait that is cancelled (a stop, its view removed) keeps the runtime's
-          // timer a second at most, not until its end.
-          try await Task.sleepInSlices(until: .now + delay)
+          // A wait that is cancelled (a stop, its view removed) gives everything back at
+          // once, and one that waits costs nothing meanwhile (see SleepQueue).
+          try await SleepQueue.shared.sleep(until: .now + delay)
           return []
         }))
     try module.set(

@@ -48,7 +48,7 @@ final class TimerQueue: Sendable {
   fileprivate struct State {
     /// A binary min-heap of the keys; a key whose entry was removed stays until it comes
     /// to the top (or until the heap is rebuilt).
-    var heap: [Key] = []
+    var heap = MinHeap<Key>()
     var entries: [UInt64: Entry] = [:]
     var nextSequence: UInt64 = 0
     /// A task runs the due timers now.
@@ -85,7 +85,7 @@ final class TimerQueue: Sendable {
       state.nextSequence += 1
       state.entries[sequence] = entry
       state.waits[sequence] = .pending
-      state.push(Key(due: entry.due, sequence: sequence))
+      state.heap.push(Key(due: entry.due, sequence: sequence))
       return (sequence, state.planSleeper())
     }
     if let wake { startSleeper(until: wake) }
@@ -138,7 +138,9 @@ final class TimerQueue: Sendable {
       // Keys of removed timers wait in the heap until they come up: rebuild it when they
       // outnumber the live ones, so a script that schedules and cancels in a loop does not
       // grow it without bound.
-      if state.heap.count > 2 * state.entries.count + 64 { state.rebuild() }
+      if state.heap.count > 2 * state.entries.count + 64 {
+        state.heap.keep { state.entries[$0.sequence] != nil }
+      }
       return entry
     }
     removed?.finish()
@@ -191,7 +193,7 @@ final class TimerQueue: Sendable {
     state.withLock { state in
       let now = ContinuousClock.now
       while let top = state.heap.first, top.due <= now {
-        state.popTop()
+        state.heap.popFirst()
         if let entry = state.entries.removeValue(forKey: top.sequence) {
           return ((top.sequence, entry), nil)
         }
@@ -206,47 +208,11 @@ extension TimerQueue.State {
   /// The wake of a sleeper to start for the earliest live timer, if none that sleeps now
   /// wakes early enough (see ``TimerQueue/sleeperGranularity``); records it.
   fileprivate mutating func planSleeper() -> ContinuousClock.Instant? {
-    while let top = heap.first, entries[top.sequence] == nil { popTop() }
+    while let top = heap.first, entries[top.sequence] == nil { heap.popFirst() }
     guard let top = heap.first else { return nil }
     let target = min(top.due, ContinuousClock.now + TimerQueue.longestSleep)
     if let wake, wake <= target + TimerQueue.sleeperGranularity { return nil }
     wake = target
     return target
-  }
-
-  fileprivate mutating func push(_ key: TimerQueue.Key) {
-    heap.append(key)
-    var child = heap.count - 1
-    while child > 0 {
-      let parent = (child - 1) / 2
-      guard heap[child] < heap[parent] else { break }
-      heap.swapAt(child, parent)
-      child = parent
-    }
-  }
-
-  fileprivate mutating func popTop() {
-    let last = heap.removeLast()
-    guard !heap.isEmpty else { return }
-    heap[0] = last
-    siftDown(from: 0)
-  }
-
-  fileprivate mutating func rebuild() {
-    heap = entries.map { TimerQueue.Key(due: $0.value.due, sequence: $0.key) }
-    for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(from: index) }
-  }
-
-  private mutating func siftDown(from start: Int) {
-    var parent = start
-    while true {
-      let left = 2 * parent + 1
-      guard left < heap.count else { return }
-      var smallest = left
-      if left + 1 < heap.count, heap[left + 1] < heap[left] { smallest = left + 1 }
-      guard heap[smallest] < heap[parent] else { return }
-      heap.swapAt(smallest, parent)
-      parent = smallest
-    }
   }
 }
