@@ -226,6 +226,18 @@ import Testing
     #expect(lines.contains { $0 == long })
     #expect(lines.contains("[flood] … \(1024 * 1024 - 64 * 1024) \(note)"))
     #expect(lines.contains("[flood] small\tend"))
+    // A cut falls on a character's boundary, and an empty last line is shown, not noted.
+    let edges = try Luahost.temporaryFolder([
+      "plugins/edges.lua": "print(('a\\n'):rep(1000)) print(('a'):rep(65535) .. '€€')"
+    ])
+    defer { try? FileManager.default.removeItem(atPath: edges) }
+    let cut = try Luahost.run(["--plugins", "plugins", "-e", ""], directory: edges)
+    let cutLines = cut.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(cutLines.filter { $0 == "[edges] a" }.count == 1_000)
+    #expect(cutLines.contains("[edges] "))
+    #expect(cutLines.contains("[edges] " + String(repeating: "a", count: 65535)))
+    #expect(cutLines.contains("[edges] … 6 \(note)"))
+    #expect(!cut.stdout.contains("\\226") && !cut.stdout.contains(" 0 more bytes"))
   }
 
   @Test func chooseWithAnExtremeNumberIsAUsageError() throws {

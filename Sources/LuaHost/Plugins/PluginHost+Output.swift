@@ -25,8 +25,18 @@ extension PluginHost {
     while true {
       let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
       let room = printedByteLimit - start
-      guard lines < printedLineLimit, end - start <= room else {
-        let cut = min(end, start + max(room, 0))
+      // The empty line after a last newline is shown as it is, past the limit too: a note
+      // that nothing more was left out would say less.
+      let emptyLast = start == bytes.count
+      guard (lines < printedLineLimit && end - start <= room) || emptyLast else {
+        var cut = min(end, start + max(room, 0))
+        // Cut on a character's boundary: the first bytes of a character cut in two read as
+        // bytes the plugin did not print (`\226`).
+        var back = 0
+        while back < 3, cut > start, cut < bytes.count, bytes[cut] & 0xC0 == 0x80 {
+          cut -= 1
+          back += 1
+        }
         if lines < printedLineLimit && cut > start {
           output("[\(label)] " + LuaString(bytes: bytes[start..<cut]).visibleText())
         }
